@@ -1,0 +1,20 @@
+"""bactree: optimal decision trees for Bulls and Cows, Mastermind and their family.
+
+Importing the package is cheap: the solver (numpy, numba) loads only when
+`build` is first used, so programs that only walk a shipped tree stay light.
+"""
+
+from __future__ import annotations
+
+from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, make_game, preset
+
+__all__ = [
+    "Answer",
+    "BactreeError",
+    "Game",
+    "InvalidAnswerError",
+    "InvalidCodeError",
+    "InvalidGameError",
+    "make_game",
+    "preset",
+]

@@ -1,0 +1,226 @@
+"""The game model: codes, answers, scoring and the named presets.
+
+Pure Python on purpose: the walker and the tree-file reader import this
+module, and they must load without numpy or numba.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+
+class BactreeError(ValueError):
+    """Base of every error bactree raises for bad input."""
+
+
+class InvalidGameError(BactreeError):
+    """A game description that cannot be played (bad length or alphabet)."""
+
+
+class InvalidCodeError(BactreeError):
+    """A code that is not a valid code of the game."""
+
+
+class InvalidAnswerError(BactreeError):
+    """An answer that no guess of the game can get (or that cannot be read)."""
+
+
+@dataclass(frozen=True, order=True)
+class Answer:
+    """The reply to a guess: bulls (right place) and cows (right symbol, wrong place)."""
+
+    bulls: int
+    cows: int
+
+    def __str__(self) -> str:
+        return f"{self.bulls}B{self.cows}C"
+
+    @classmethod
+    def from_str(cls, text: str) -> Answer:
+        """Read `1B2C` (any case); the inverse of `str(answer)`."""
+        match = re.fullmatch(r"\s*(\d+)\s*[bB]\s*(\d+)\s*[cC]\s*", text)
+        if not match:
+            raise InvalidAnswerError(f"invalid answer {text!r}: expected the form 1B2C")
+        return cls(int(match.group(1)), int(match.group(2)))
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game of the family: codes of `length` symbols from `symbols`.
+
+    `repeats=False` is Bulls and Cows (distinct symbols); `repeats=True` is
+    Mastermind (any string, cows counted as white pegs).
+    """
+
+    length: int
+    symbols: str
+    repeats: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.length, int) or self.length < 1:
+            raise InvalidGameError(f"invalid game: length must be at least 1, got {self.length!r}")
+        if len(self.symbols) < 1:
+            raise InvalidGameError("invalid game: the alphabet is empty")
+        for symbol in self.symbols:
+            if self.symbols.count(symbol) > 1:
+                raise InvalidGameError(f"invalid game: symbol {symbol!r} appears twice in {self.symbols!r}")
+            if symbol.isspace():
+                raise InvalidGameError(f"invalid game: whitespace is not a symbol ({self.symbols!r})")
+        if not self.repeats and self.length > len(self.symbols):
+            raise InvalidGameError(
+                f"invalid game: {self.length} positions need at least {self.length} symbols "
+                f"without repeats, got {len(self.symbols)}"
+            )
+
+    def __str__(self) -> str:
+        kind = "repeats" if self.repeats else "no repeats"
+        return f"{self.length} of {self.symbols!r}, {kind}"
+
+    @property
+    def num_symbols(self) -> int:
+        return len(self.symbols)
+
+    @cached_property
+    def codes(self) -> tuple[str, ...]:
+        """Every code, in lexicographic order of the symbols string."""
+        pick = itertools.product if self.repeats else itertools.permutations
+        if self.repeats:
+            tuples = pick(self.symbols, repeat=self.length)
+        else:
+            tuples = pick(self.symbols, self.length)
+        return tuple("".join(t) for t in tuples)
+
+    @cached_property
+    def code_index(self) -> dict[str, int]:
+        """Position of each code in `codes`."""
+        return {code: i for i, code in enumerate(self.codes)}
+
+    @cached_property
+    def answers(self) -> tuple[Answer, ...]:
+        """Every answer some guess can get for some secret, ascending by (bulls, cows)."""
+        n, k = self.length, self.num_symbols
+        if self.repeats and k <= n:
+            # Small alphabets with repeats rule out answers irregularly: look them up.
+            guesses = {self._pattern_code(code) for code in self.codes}
+            return tuple(sorted({self.score(g, s) for g in guesses for s in self.codes}))
+        found = []
+        for bulls in range(n + 1):
+            for cows in range(n + 1 - bulls):
+                if cows == 1 and bulls + cows == n:
+                    continue  # the one misplaced symbol would have to sit in its own place
+                if not self.repeats and bulls + cows < 2 * n - k:
+                    continue  # n distinct symbols each out of k share at least 2n-k
+                found.append(Answer(bulls, cows))
+        return tuple(found)
+
+    def _pattern_code(self, code: str) -> str:
+        """`code` with symbols relabelled in order of first appearance (same answers up to symmetry)."""
+        first: dict[str, str] = {}
+        for symbol in code:
+            if symbol not in first:
+                first[symbol] = self.symbols[len(first)]
+        return "".join(first[s] for s in code)
+
+    @property
+    def solved(self) -> Answer:
+        """The all-bulls answer that ends the game."""
+        return Answer(self.length, 0)
+
+    def parse_code(self, text: str) -> str:
+        """Check a code and return it; `invalid code ...` names what is wrong."""
+        code = text.strip()
+        if len(code) != self.length:
+            raise InvalidCodeError(
+                f"invalid code {text!r}: expected {self.length} symbols, got {len(code)}"
+            )
+        for symbol in code:
+            if symbol not in self.symbols:
+                raise InvalidCodeError(
+                    f"invalid code {text!r}: symbol {symbol!r} is not one of {self.symbols!r}"
+                )
+        if not self.repeats:
+            for symbol in code:
+                if code.count(symbol) > 1:
+                    raise InvalidCodeError(f"invalid code {text!r}: symbol {symbol!r} repeats")
+        return code
+
+    def format_code(self, code: str) -> str:
+        """The printable form of a code (codes are kept as their strings)."""
+        return code
+
+    def parse_answer(self, text: str) -> Answer:
+        """Read an answer typed as `1B2C`, `1b2c`, `1 2` or `12`, and check it is possible."""
+        raw = text.strip()
+        match = re.fullmatch(r"(\d+)\s*[bB]\s*(\d+)\s*[cC]", raw) or re.fullmatch(
+            r"(\d+)[\s,/]+(\d+)", raw
+        )
+        if match:
+            answer = Answer(int(match.group(1)), int(match.group(2)))
+        elif re.fullmatch(r"\d\d", raw) and self.length < 10:
+            answer = Answer(int(raw[0]), int(raw[1]))
+        else:
+            raise InvalidAnswerError(
+                f"invalid answer {text!r}: type bulls and cows as 1B2C, '1 2' or 12"
+            )
+        self.check_answer(answer)
+        return answer
+
+    def check_answer(self, answer: Answer) -> None:
+        """Raise `InvalidAnswerError` unless some guess and secret give `answer`."""
+        if answer not in self.answers:
+            total = answer.bulls + answer.cows
+            if total > self.length:
+                why = f"bulls plus cows cannot exceed {self.length}"
+            elif answer.bulls == self.length - 1 and answer.cows == 1:
+                why = f"{self.length - 1} bulls leave one symbol, which cannot be a cow"
+            else:
+                why = "no guess and secret of this game give it"
+            raise InvalidAnswerError(f"impossible answer {answer}: {why}")
+
+    def score(self, guess: str, secret: str) -> Answer:
+        """The answer `secret` gives to `guess` (cows are white pegs with repeats)."""
+        bulls = sum(1 for g, s in zip(guess, secret) if g == s)
+        common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+        return Answer(bulls, common - bulls)
+
+
+PRESETS: dict[str, Game] = {
+    "bulls-cows": Game(4, "0123456789", False),
+    "mastermind": Game(4, "123456", True),
+}
+
+
+def preset(name: str) -> Game:
+    """The named game; `unknown game ...` lists the names on a miss."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        names = ", ".join(sorted(PRESETS))
+        raise InvalidGameError(f"unknown game {name!r}: choose one of {names}") from None
+
+
+def make_game(
+    name: str = "bulls-cows",
+    length: int | None = None,
+    symbols: str | None = None,
+    repeats: bool | None = None,
+) -> Game:
+    """A preset with any of its three fields overridden."""
+    base = preset(name)
+    return Game(
+        base.length if length is None else length,
+        base.symbols if symbols is None else symbols,
+        base.repeats if repeats is None else repeats,
+    )
+
+
+def game_slug(game: Game) -> str:
+    """A short file-name stem: `bulls-cows-4x10`, `mastermind-4x6`, or a generic form."""
+    for name, known in PRESETS.items():
+        if known.symbols == game.symbols and known.repeats == game.repeats:
+            return f"{name}-{game.length}x{game.num_symbols}"
+    kind = "mastermind" if game.repeats else "bulls-cows"
+    return f"{kind}-{game.length}x{game.num_symbols}"

@@ -1,0 +1,264 @@
+"""Tree files (format `bactree-tree`, version 1): write, read, replay and check.
+
+The contract is `shared/tree-format.md`. Pure Python plus orjson, so that the
+walker can load trees without numpy or numba.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError
+
+FORMAT = "bactree-tree"
+VERSION = 1
+
+Node = dict[str, Any]
+
+
+class TreeFormatError(BactreeError):
+    """A tree file that breaks the format; the message names the file and the defect."""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a builder minimised, as recorded in the file."""
+
+    name: str
+    tie_breaks: tuple[str, ...] = ()
+    hard_mode: bool = False
+    max_guesses: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "tie_breaks": list(self.tie_breaks),
+            "hard_mode": self.hard_mode,
+            "max_guesses": self.max_guesses,
+        }
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Figures obtained by playing every secret of the game through a tree."""
+
+    secrets: int
+    max_guesses: int
+    total_guesses: int
+    nodes: int
+    histogram: dict[int, int]
+
+    def to_stats(self, lower_bound: int | None = None) -> dict[str, Any]:
+        stats: dict[str, Any] = {
+            "secrets": self.secrets,
+            "max_guesses": self.max_guesses,
+            "total_guesses": self.total_guesses,
+            "mean_guesses": self.total_guesses / self.secrets,
+            "nodes": self.nodes,
+            "histogram": {str(k): self.histogram[k] for k in sorted(self.histogram)},
+        }
+        if lower_bound is not None:
+            stats["lower_bound"] = lower_bound
+        return stats
+
+
+def node(guess: str, children: dict[Answer, Node] | None = None) -> Node:
+    """A tree node with `next` keys in ascending (bulls, cows) order; final nodes have no `next`."""
+    if not children:
+        return {"guess": guess}
+    return {"guess": guess, "next": {str(a): children[a] for a in sorted(children)}}
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    return {"length": game.length, "symbols": game.symbols, "repeats": game.repeats}
+
+
+def document(game: Game, objective: Objective, optimal: bool, root: Node, lower_bound: int | None = None) -> dict[str, Any]:
+    """The whole file as a dict in the format's key order; stats come from a replay."""
+    replay = replay_tree(game, root)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game_to_json(game),
+        "objective": objective.to_json(),
+        "optimal": optimal,
+        "stats": replay.to_stats(lower_bound),
+        "root": root,
+    }
+
+
+def dumps(doc: dict[str, Any]) -> bytes:
+    """Serialise a document: indented, keys in insertion order, newline at the end."""
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same folder, then rename."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a tree file's JSON and check its header; `TreeFormatError` names the file."""
+    name = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        raise TreeFormatError(f"{name}: cannot read: {err.strerror or err}") from None
+    try:
+        doc = orjson.loads(raw)
+    except orjson.JSONDecodeError as err:
+        raise TreeFormatError(f"{name}: not valid JSON: {err}") from None
+    check_header(doc, name)
+    return doc
+
+
+def check_header(doc: Any, name: str) -> Game:
+    """Check format, version, game, objective and stats fields; return the game."""
+
+    def fail(problem: str) -> TreeFormatError:
+        return TreeFormatError(f"{name}: {problem}")
+
+    if not isinstance(doc, dict):
+        raise fail("the top level is not a JSON object")
+    if doc.get("format") != FORMAT:
+        raise fail(f"not a bactree tree file (format is {doc.get('format')!r}, expected {FORMAT!r})")
+    if doc.get("version") != VERSION:
+        raise fail(f"unsupported version {doc.get('version')!r} (this reader knows version {VERSION})")
+    for field in ("game", "objective", "optimal", "stats", "root"):
+        if field not in doc:
+            raise fail(f"missing field {field!r}")
+    raw_game = doc["game"]
+    if not isinstance(raw_game, dict):
+        raise fail("'game' is not an object")
+    length, symbols, repeats = raw_game.get("length"), raw_game.get("symbols"), raw_game.get("repeats")
+    if not isinstance(length, int) or isinstance(length, bool):
+        raise fail(f"game.length must be an integer, got {length!r}")
+    if not isinstance(symbols, str):
+        raise fail(f"game.symbols must be a string, got {symbols!r}")
+    if not isinstance(repeats, bool):
+        raise fail(f"game.repeats must be true or false, got {repeats!r}")
+    try:
+        game = Game(length, symbols, repeats)
+    except InvalidGameError as err:
+        raise fail(str(err)) from None
+    objective = doc["objective"]
+    if not isinstance(objective, dict) or not isinstance(objective.get("name"), str):
+        raise fail("'objective' must be an object with a string 'name'")
+    if not isinstance(doc["optimal"], bool):
+        raise fail("'optimal' must be true or false")
+    stats = doc["stats"]
+    if not isinstance(stats, dict):
+        raise fail("'stats' is not an object")
+    for field in ("secrets", "max_guesses", "total_guesses", "mean_guesses", "nodes", "histogram"):
+        if field not in stats:
+            raise fail(f"missing field stats.{field}")
+    if not isinstance(doc["root"], dict):
+        raise fail("'root' is not a node object")
+    return game
+
+
+def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
+    """Play every secret through the tree, checking every rule of the format on the way.
+
+    Raises `TreeFormatError` naming the first defect: an invalid guess or
+    answer key, a `next` that does not hold exactly the answers still-possible
+    secrets give, a final node that does not end the game, a secret never solved.
+    """
+    solved = game.solved
+    histogram: dict[int, int] = {}
+    nodes = 0
+    total = 0
+    # Iterative walk: (node, still-possible secrets, depth, path of answers).
+    stack: list[tuple[Any, list[str], int, str]] = [(root, list(game.codes), 1, "root")]
+    while stack:
+        current, secrets, depth, where = stack.pop()
+        nodes += 1
+        if not isinstance(current, dict) or "guess" not in current:
+            raise TreeFormatError(f"{name}: node at {where} is not an object with a 'guess'")
+        extra = set(current) - {"guess", "next"}
+        if extra:
+            raise TreeFormatError(f"{name}: node at {where} has unknown field(s) {sorted(extra)}")
+        guess = current["guess"]
+        if not isinstance(guess, str):
+            raise TreeFormatError(f"{name}: node at {where}: guess {guess!r} is not a string")
+        try:
+            game.parse_code(guess)
+        except InvalidCodeError as err:
+            raise TreeFormatError(f"{name}: node at {where}: {err}") from None
+        children = current.get("next") or {}
+        if not isinstance(children, dict):
+            raise TreeFormatError(f"{name}: node at {where}: 'next' is not an object")
+        parts: dict[Answer, list[str]] = {}
+        for secret in secrets:
+            answer = game.score(guess, secret)
+            if answer == solved:
+                histogram[depth] = histogram.get(depth, 0) + 1
+                total += depth
+            else:
+                parts.setdefault(answer, []).append(secret)
+        keys: dict[Answer, str] = {}
+        for key in children:
+            try:
+                answer = Answer.from_str(key)
+            except InvalidAnswerError:
+                raise TreeFormatError(f"{name}: node at {where}: invalid answer key {key!r}") from None
+            if str(answer) != key:
+                raise TreeFormatError(f"{name}: node at {where}: answer key {key!r} is not written as {answer}")
+            keys[answer] = key
+        if set(keys) != set(parts):
+            missing = sorted(set(parts) - set(keys))
+            if missing:
+                what = "final node" if not keys else "'next'"
+                raise TreeFormatError(
+                    f"{name}: node at {where} (guess {guess}): {what} lacks answer {missing[0]}, "
+                    f"which {len(parts[missing[0]])} still-possible secret(s) give"
+                )
+            spare = sorted(set(keys) - set(parts))[0]
+            raise TreeFormatError(
+                f"{name}: node at {where} (guess {guess}): answer {spare} is in 'next' "
+                "but no still-possible secret gives it"
+            )
+        if list(keys) != sorted(keys):
+            raise TreeFormatError(f"{name}: node at {where}: 'next' keys are not in ascending order")
+        for answer in sorted(parts, reverse=True):
+            stack.append((children[keys[answer]], parts[answer], depth + 1, f"{where} {guess}:{answer}"))
+    secrets = len(game.codes)
+    return Replay(secrets, max(histogram), total, nodes, histogram)
+
+
+def check_document(doc: dict[str, Any], name: str = "tree") -> Replay:
+    """Check a whole document: header, every node, and stats equal to a full replay."""
+    game = check_header(doc, name)
+    replay = replay_tree(game, doc["root"], name)
+    expected = replay.to_stats()
+    stats = doc["stats"]
+    for field in ("secrets", "max_guesses", "total_guesses", "nodes", "histogram"):
+        if stats[field] != expected[field]:
+            raise TreeFormatError(
+                f"{name}: stats.{field} is {stats[field]!r} but a replay of every secret gives {expected[field]!r}"
+            )
+    mean = stats["mean_guesses"]
+    if not isinstance(mean, (int, float)) or abs(mean - expected["mean_guesses"]) > 1e-9:
+        raise TreeFormatError(
+            f"{name}: stats.mean_guesses is {mean!r} but a replay gives {expected['mean_guesses']!r}"
+        )
+    return replay
