@@ -1,0 +1,305 @@
+"""Load a tree file and walk it: the guess to make now, the answer you got, the next guess.
+
+Pure Python plus orjson, so that programs which only play a shipped tree
+load fast and never pull in numpy, numba or the search.
+
+`load_tree` checks the header and the shape of every node up front; whether
+the tree plays every secret right is checked lazily, on the path a walk
+takes (each node's answers are compared with the secrets that reach it the
+first time any walk answers there). `bactree verify` checks all paths at once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, game_slug
+from .treefile import Node, TreeFormatError, check_header, read_document
+
+__all__ = [
+    "InconsistentAnswerError",
+    "MissingTreeError",
+    "Tree",
+    "TreeFormatError",
+    "Walk",
+    "WalkStateError",
+    "conflicting_answers",
+    "describe_pairs",
+    "load_shipped_tree",
+    "load_tree",
+    "shipped_tree_path",
+]
+
+TREES_DIR = Path(__file__).resolve().parent.parent / "trees"
+
+Pair = tuple[str, Answer]
+
+
+class InconsistentAnswerError(InvalidAnswerError):
+    """An answer that no still-possible secret gives to the guess.
+
+    `conflicts` holds the indices (into the history the answer was checked
+    against) of a smallest set of earlier answers that, with this one, leave
+    no secret; it is empty when the game itself rules the answer out.
+    """
+
+    def __init__(self, message: str, conflicts: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.conflicts = conflicts
+
+
+class WalkStateError(BactreeError):
+    """A step the walk cannot take from where it is (an answer after the end, an undo at the start)."""
+
+
+class MissingTreeError(BactreeError):
+    """No shipped tree exists for the game asked for."""
+
+
+def shipped_tree_path(game: Game, objective: str = "worst-case") -> Path:
+    """Where the tree shipped for `game` lives: `trees/<slug>-<objective>.json` next to the package."""
+    return TREES_DIR / f"{game_slug(game)}-{objective}.json"
+
+
+def load_shipped_tree(game: Game, objective: str = "worst-case") -> Tree:
+    """The shipped tree of `game`; `MissingTreeError` says where it was looked for."""
+    path = shipped_tree_path(game, objective)
+    if not path.exists():
+        raise MissingTreeError(
+            f"no shipped {objective} tree for {game_slug(game)} ({game}): {path} does not exist; "
+            "pass a tree file instead"
+        )
+    return load_tree(path)
+
+
+def load_tree(path: str | os.PathLike[str]) -> Tree:
+    """Read a tree file, check its header and every node's shape, and return it.
+
+    A defect raises `TreeFormatError` naming the file and the problem.
+    """
+    name = str(path)
+    doc = read_document(path)
+    game = check_header(doc, name)
+    _check_nodes(game, doc["root"], name)
+    return Tree(game, doc, name)
+
+
+def _check_nodes(game: Game, root: Any, name: str) -> None:
+    """Check that every node is `{"guess": CODE, "next": {ANSWER: NODE}}` with keys the format allows."""
+    solved = str(game.solved)
+    keys_ok: dict[str, Answer] = {}  # answer keys seen so far, each parsed once
+    guesses_ok: set[str] = set()
+    stack: list[tuple[Any, str]] = [(root, "root")]
+    while stack:
+        current, where = stack.pop()
+        if not isinstance(current, dict) or "guess" not in current:
+            raise TreeFormatError(f"{name}: node at {where} is not an object with a 'guess'")
+        if len(current) > 2 or (len(current) == 2 and "next" not in current):
+            extra = sorted(set(current) - {"guess", "next"})
+            raise TreeFormatError(f"{name}: node at {where} has unknown field(s) {extra}")
+        guess = current["guess"]
+        if guess not in guesses_ok:
+            if not isinstance(guess, str):
+                raise TreeFormatError(f"{name}: node at {where}: guess {guess!r} is not a string")
+            try:
+                game.parse_code(guess)
+            except InvalidCodeError as err:
+                raise TreeFormatError(f"{name}: node at {where}: {err}") from None
+            if guess != guess.strip():
+                raise TreeFormatError(f"{name}: node at {where}: guess {guess!r} has spaces around it")
+            guesses_ok.add(guess)
+        children = current.get("next") or {}
+        if not isinstance(children, dict):
+            raise TreeFormatError(f"{name}: node at {where}: 'next' is not an object")
+        previous: Answer | None = None
+        for key, child in children.items():
+            answer = keys_ok.get(key)
+            if answer is None:
+                answer = _parse_key(game, key, f"{name}: node at {where}")
+                keys_ok[key] = answer
+            if key == solved:
+                raise TreeFormatError(f"{name}: node at {where}: the all-bulls answer {key} ends the game and has no child")
+            if previous is not None and answer <= previous:
+                raise TreeFormatError(f"{name}: node at {where}: 'next' keys are not in ascending order")
+            previous = answer
+            stack.append((child, f"{where} {guess}:{key}"))
+
+
+def _parse_key(game: Game, key: str, where: str) -> Answer:
+    """The answer an answer key stands for, if it is written as the format says and the game allows it."""
+    try:
+        answer = Answer.from_str(key)
+        game.check_answer(answer)
+    except InvalidAnswerError as err:
+        raise TreeFormatError(f"{where}: invalid answer key {key!r}: {err}") from None
+    if str(answer) != key:
+        raise TreeFormatError(f"{where}: answer key {key!r} is not written as {answer}")
+    return answer
+
+
+class Tree:
+    """A loaded tree file: its game, header figures, and walks from its root."""
+
+    def __init__(self, game: Game, doc: dict[str, Any], name: str) -> None:
+        self.game = game
+        self.name = name
+        self.objective: dict[str, Any] = doc["objective"]
+        self.optimal: bool = doc["optimal"]
+        self.stats: dict[str, Any] = doc["stats"]
+        self.root: Node = doc["root"]
+        # Per node (by id; the tree holds every node alive): the secrets that reach it, and
+        # how they split on its guess. Filled the first time a walk passes, shared by all walks.
+        self._reaching: dict[int, list[str]] = {id(self.root): list(game.codes)}
+        self._parts: dict[int, dict[Answer, list[str]]] = {}
+
+    def __repr__(self) -> str:
+        return f"<Tree {self.name!r}: {self.game}, objective {self.objective.get('name')!r}>"
+
+    def start(self) -> Walk:
+        """A new walk from the root."""
+        return Walk(self)
+
+    def _split(self, current: Node, path: Sequence[Pair]) -> dict[Answer, list[str]]:
+        """How the secrets reaching `current` (at the end of `path`) split on its guess.
+
+        The first time, also checks that the node's `next` holds exactly the answers they give.
+        """
+        parts = self._parts.get(id(current))
+        if parts is None:
+            guess, score = current["guess"], self.game.score
+            parts = {}
+            for secret in self._reaching[id(current)]:
+                parts.setdefault(score(guess, secret), []).append(secret)
+            children = current.get("next") or {}
+            wanted = {str(answer) for answer in parts if answer != self.game.solved}
+            if set(children) != wanted:
+                missing = sorted(wanted - set(children))
+                problem = (
+                    f"lacks answer {missing[0]}, which still-possible secrets give"
+                    if missing
+                    else f"has answer {sorted(set(children) - wanted)[0]}, which no still-possible secret gives"
+                )
+                where = " ".join(["root", *(f"{g}:{a}" for g, a in path)])
+                raise TreeFormatError(f"{self.name}: node at {where} (guess {guess}) {problem}")
+            for answer, secrets in parts.items():
+                if answer != self.game.solved:
+                    self._reaching[id(children[str(answer)])] = secrets
+            self._parts[id(current)] = parts
+        return parts
+
+
+class Walk:
+    """One game played through a tree: the guess to make now, and the answers so far.
+
+    `answer` advances, `undo` steps back; a refused answer leaves the walk as it was.
+    """
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.game = tree.game
+        self._all_bulls = tree.game.solved
+        self._nodes: list[Node] = [tree.root]  # the node of each guess made or to make
+        self._history: list[Pair] = []
+
+    def __repr__(self) -> str:
+        state = "solved" if self.solved else f"guess {self.guess}"
+        return f"<Walk after {len(self._history)} answer(s), {state}>"
+
+    @property
+    def guess(self) -> str:
+        """The guess to make now; once solved, the secret found."""
+        return self._nodes[-1]["guess"]
+
+    @property
+    def solved(self) -> bool:
+        """True once the last answer was all bulls."""
+        return bool(self._history) and self._history[-1][1] == self._all_bulls
+
+    @property
+    def history(self) -> list[Pair]:
+        """The (guess, answer) pairs so far, oldest first."""
+        return list(self._history)
+
+    @property
+    def candidates(self) -> list[str]:
+        """The secrets still possible, in code order."""
+        if self.solved:
+            return [self.guess]
+        return list(self.tree._reaching[id(self._nodes[-1])])
+
+    def answer(self, bulls: int, cows: int) -> None:
+        """Record the answer to `guess` and move to the next guess.
+
+        Raises `InconsistentAnswerError` if no still-possible secret gives
+        that answer (naming the earlier answers it contradicts), and
+        `TreeFormatError` if the tree has no branch for an answer it should have.
+        """
+        if self.solved:
+            raise WalkStateError(f"the walk is over: the secret is {self.guess}")
+        answer = Answer(operator.index(bulls), operator.index(cows))
+        guess, current = self.guess, self._nodes[-1]
+        parts = self.tree._split(current, self._history)
+        if answer not in parts:
+            try:
+                self.game.check_answer(answer)
+            except InvalidAnswerError as err:
+                raise InconsistentAnswerError(str(err)) from None
+            conflicts = conflicting_answers(self.game, self._history, guess, answer)
+            raise InconsistentAnswerError(_refusal(self._history, guess, answer, conflicts), conflicts)
+        self._history.append((guess, answer))
+        if answer != self._all_bulls:
+            self._nodes.append(current["next"][str(answer)])
+
+    def undo(self) -> Pair:
+        """Take back the last answer and return it with its guess; the walk asks that guess again."""
+        if not self._history:
+            raise WalkStateError("nothing to undo: no answer yet")
+        pair = self._history.pop()
+        if len(self._nodes) > len(self._history) + 1:
+            self._nodes.pop()
+        return pair
+
+
+def conflicting_answers(game: Game, history: Sequence[Pair], guess: str, answer: Answer) -> tuple[int, ...]:
+    """Indices of a smallest set of `history` pairs that, with `answer` to `guess`, no secret satisfies.
+
+    Returns `()` if `answer` to `guess` is impossible on its own. Assumes the
+    whole set of pairs has no solution (else raises `ValueError`). Each pair
+    becomes the bit set of the codes that satisfy it, so trying subsets by
+    increasing size costs only integer ANDs.
+    """
+
+    def fitting(g: str, a: Answer) -> int:
+        bits = 0
+        for i, code in enumerate(game.codes):
+            if game.score(g, code) == a:
+                bits |= 1 << i
+        return bits
+
+    new = fitting(guess, answer)
+    masks = [fitting(g, a) for g, a in history]
+    for size in range(len(masks) + 1):
+        for subset in itertools.combinations(range(len(masks)), size):
+            bits = new
+            for i in subset:
+                bits &= masks[i]
+            if not bits:
+                return subset
+    raise ValueError(f"answer {answer} to {guess} fits some secret together with every earlier answer")
+
+
+def describe_pairs(history: Sequence[Pair], indices: Sequence[int]) -> str:
+    """`guess 1 (0123: 0B2C) and guess 3 (1456: 1B1C)` for the given history indices."""
+    parts = [f"guess {i + 1} ({history[i][0]}: {history[i][1]})" for i in indices]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _refusal(history: Sequence[Pair], guess: str, answer: Answer, conflicts: tuple[int, ...]) -> str:
+    """The message of an `InconsistentAnswerError`."""
+    if not conflicts:
+        return f"no secret gives {answer} to {guess}"
+    return f"no secret fits {answer} to {guess} together with the answers to {describe_pairs(history, conflicts)}"
