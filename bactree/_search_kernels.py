@@ -1,0 +1,189 @@
+"""Numba kernels of the exact search: symmetry of a history and depth-bounded solving.
+
+Codes are rows of symbol indices; sets of secrets are int64 arrays of code
+indices; `table` is the answer table of `bactree.codes`. The Python driver in
+`bactree.search` calls these for the heavy inner loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _stabiliser(history, perms, num_symbols):
+    """Elements (position permutation, symbol map) that fix every code of `history`.
+
+    Returns `(perm_rows, symbol_maps)`: `symbol_maps[e, c]` is the image of
+    symbol c, or -1 for symbols no history code uses (those may be permuted
+    freely among themselves). The action maps code c to c' with
+    c'[perm[i]] = map[c[i]].
+    """
+    num_perms = perms.shape[0]
+    n = perms.shape[1]
+    keep = np.zeros(num_perms, np.bool_)
+    maps = np.full((num_perms, num_symbols), -1, np.int64)
+    for p in range(num_perms):
+        inverse = np.full(num_symbols, -1, np.int64)
+        ok = True
+        for h in range(history.shape[0]):
+            for i in range(n):
+                a = history[h, i]
+                b = history[h, perms[p, i]]
+                if maps[p, a] == -1:
+                    if inverse[b] != -1:
+                        ok = False
+                        break
+                    maps[p, a] = b
+                    inverse[b] = a
+                elif maps[p, a] != b:
+                    ok = False
+                    break
+            if not ok:
+                break
+        keep[p] = ok
+    return perms[keep], maps[keep]
+
+
+@njit(cache=True)
+def _canonical_mask(codes, history, perms, num_symbols):
+    """True for each code that is the least code of its orbit under the history's stabiliser.
+
+    Guesses in one orbit give subproblems that are images of each other, so a
+    search needs only the marked ones. Symbols unused by the history are
+    relabelled in order of first appearance to the least unused symbols, which
+    gives the least code among those relabellings.
+    """
+    group_perms, maps = _stabiliser(history, perms, num_symbols)
+    num_codes, n = codes.shape
+    used = np.zeros(num_symbols, np.bool_)
+    for h in range(history.shape[0]):
+        for i in range(n):
+            used[history[h, i]] = True
+    unused = np.empty(num_symbols, np.int64)
+    num_unused = 0
+    for c in range(num_symbols):
+        if not used[c]:
+            unused[num_unused] = c
+            num_unused += 1
+    mask = np.ones(num_codes, np.bool_)
+    image = np.empty(n, np.int64)
+    relabel = np.full(num_symbols, -1, np.int64)
+    for ci in range(num_codes):
+        code = codes[ci]
+        for e in range(group_perms.shape[0]):
+            for i in range(n):
+                image[group_perms[e, i]] = maps[e, code[i]] if maps[e, code[i]] >= 0 else -1 - code[i]
+            next_free = 0
+            for i in range(n):
+                if image[i] < 0:
+                    original = -1 - image[i]
+                    if relabel[original] == -1:
+                        relabel[original] = unused[next_free]
+                        next_free += 1
+                    image[i] = relabel[original]
+            for c in range(num_symbols):
+                relabel[c] = -1
+            smaller = False
+            for i in range(n):
+                if image[i] != code[i]:
+                    smaller = image[i] < code[i]
+                    break
+            if smaller:
+                mask[ci] = False
+                break
+    return mask
+
+
+@njit(cache=True)
+def _split(row, subset, num_slots):
+    """Group `subset` by answer: (secrets ordered by answer, start offset per slot, counts)."""
+    counts = np.zeros(num_slots, np.int64)
+    for x in subset:
+        counts[row[x]] += 1
+    starts = np.zeros(num_slots + 1, np.int64)
+    for a in range(num_slots):
+        starts[a + 1] = starts[a] + counts[a]
+    fill = starts[:num_slots].copy()
+    ordered = np.empty(subset.shape[0], np.int64)
+    for x in subset:
+        a = row[x]
+        ordered[fill[a]] = x
+        fill[a] += 1
+    return ordered, starts, counts
+
+
+@njit(cache=True)
+def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
+    """A guess after which `subset` is solved within `depth` guesses in all, or -1 if none.
+
+    Tries the guesses of `first` in order or, when `first` is empty, every
+    code of `subset` (still-possible guesses) and then the rest of `guesses`;
+    below this level every code of `guesses` is tried. A guess is dropped as soon as one of its parts is too large for the depth
+    left (`caps[d]` bounds what d guesses can solve) or cannot be solved, the
+    largest parts tried first.
+    """
+    s = subset.shape[0]
+    if s == 1:
+        return subset[0]
+    if depth <= 1 or s > caps[depth]:
+        return -1
+    if s == 2:
+        return subset[0]
+    num_codes = table.shape[1]
+    member = np.zeros(num_codes, np.bool_)
+    for x in subset:
+        member[x] = True
+    counts = np.zeros(num_slots, np.int64)
+    limit = caps[depth - 1]
+    order = np.empty(num_slots, np.int64)
+    num_first = first.shape[0]
+    total = num_first if num_first > 0 else s + guesses.shape[0]
+    for idx in range(total):
+        if num_first > 0:
+            g = first[idx]
+        elif idx < s:
+            g = subset[idx]
+        else:
+            g = guesses[idx - s]
+            if member[g]:
+                continue
+        row = table[g]
+        counts[:] = 0
+        fits = True
+        for x in subset:
+            a = row[x]
+            if a != solved:
+                counts[a] += 1
+                if counts[a] > limit:
+                    fits = False
+                    break
+        if not fits:
+            continue
+        if depth == 2:
+            return g
+        if not member[g] and counts.max() == s:
+            continue  # the guess tells nothing
+        # Parts of 3 or more need a search; smaller ones fit any depth >= 2 left.
+        ordered, starts, _ = _split(row, subset, num_slots)
+        num_big = 0
+        for a in range(num_slots):
+            if a != solved and counts[a] >= 3:
+                order[num_big] = a
+                num_big += 1
+        # Largest part first: the likeliest to fail.
+        big = order[:num_big]
+        big_sizes = np.empty(num_big, np.int64)
+        for j in range(num_big):
+            big_sizes[j] = -counts[big[j]]
+        big = big[np.argsort(big_sizes, kind="mergesort")]
+        works = True
+        for a in big:
+            part = ordered[starts[a]:starts[a + 1]]
+            if _find_guess(table, part, depth - 1, first[:0], guesses, solved, num_slots, caps) < 0:
+                works = False
+                break
+        if works:
+            return g
+    return -1

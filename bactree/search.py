@@ -1,0 +1,166 @@
+"""Exact worst-case search: the least height that solves every secret, with proof.
+
+`Solver.min_height` raises the height from a counting lower bound until the
+search finds a tree; every height below was refuted by an exhaustive search,
+so the height is proven. The upper levels run here, in Python, where guesses
+are pruned by symmetry (permutations of positions combined with relabellings
+of symbols that fix every earlier guess) and ordered by their largest part;
+the lower levels run in the numba kernel `_find_guess`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from . import _kernels, _search_kernels
+from .codes import answer_table, code_array, num_slots, solved_slot
+from .game import Game
+
+# At and below this many guesses left the numba kernel takes over (no symmetry).
+KERNEL_DEPTH = 3
+
+Progress = Callable[[str], None]
+
+
+def level_caps(game: Game, max_depth: int = 64) -> np.ndarray:
+    """caps[d]: most secrets d guesses can solve (one per answer and level).
+
+    A guess splits a set into at most (answers - 1) parts besides the
+    all-bulls answer, so caps[d] = 1 + (answers - 1) * caps[d - 1].
+    """
+    branching = len(game.answers) - 1
+    caps = np.zeros(max_depth + 1, np.int64)
+    big = np.iinfo(np.int64).max // (branching + 2)
+    for d in range(1, max_depth + 1):
+        caps[d] = 1 if d == 1 else min(1 + branching * caps[d - 1], big)
+    return caps
+
+
+@dataclass
+class SearchStats:
+    """Counters of one search, for progress lines and benchmarks."""
+
+    python_nodes: int = 0
+    kernel_calls: int = 0
+    memo_hits: int = 0
+    symmetry_skipped: int = 0
+    seconds: float = 0.0
+    refuted: list[int] = field(default_factory=list)
+
+
+class Solver:
+    """Depth-bounded exact search over one game's codes (any code may be guessed)."""
+
+    def __init__(self, game: Game, progress: Progress | None = None) -> None:
+        self.game = game
+        self.codes = code_array(game)
+        self.table = answer_table(game)
+        self.num_codes = len(self.codes)
+        self.num_slots = num_slots(game)
+        self.solved = solved_slot(game)
+        self.caps = level_caps(game)
+        self.perms = np.array(list(itertools.permutations(range(game.length))), np.int64)
+        self.all_guesses = np.arange(self.num_codes, dtype=np.int64)
+        self.no_guesses = self.all_guesses[:0]
+        self.progress = progress
+        self.stats = SearchStats()
+        self._memo: dict[tuple[bytes, int], int] = {}
+        self._canonical: dict[tuple[int, ...], np.ndarray] = {}
+
+    # -- symmetry -------------------------------------------------------
+    def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
+        """Guesses that are least in their orbit under the stabiliser of `history`."""
+        key = tuple(sorted(set(history)))
+        found = self._canonical.get(key)
+        if found is None:
+            past = self.codes[list(key)] if key else self.codes[:0]
+            mask = _search_kernels._canonical_mask(self.codes, past, self.perms, self.game.num_symbols)
+            found = self.all_guesses[mask]
+            self._canonical[key] = found
+        return found
+
+    # -- feasibility ----------------------------------------------------
+    def find_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> int:
+        """A guess that starts a tree solving `subset` within `depth` guesses, or -1 if none exists."""
+        s = len(subset)
+        if s <= 2:
+            return int(subset[0]) if depth >= s else -1
+        if s > self.caps[depth]:
+            return -1
+        if depth <= KERNEL_DEPTH:
+            self.stats.kernel_calls += 1
+            return int(
+                _search_kernels._find_guess(
+                    self.table, subset, depth, self.no_guesses, self.all_guesses, self.solved, self.num_slots, self.caps
+                )
+            )
+        key = (subset.tobytes(), depth)
+        if key in self._memo:
+            self.stats.memo_hits += 1
+            return self._memo[key]
+        self.stats.python_nodes += 1
+        result = -1
+        for guess in self.ordered_guesses(subset, depth, history):
+            if self._guess_works(subset, depth, history, int(guess)):
+                result = int(guess)
+                break
+        self._memo[key] = result
+        return result
+
+    def ordered_guesses(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> np.ndarray:
+        """Canonical guesses whose parts all fit `depth - 1`, best first.
+
+        Best means smallest largest part, then still-possible, then lowest code.
+        Guesses that leave the set whole are dropped: they tell nothing.
+        """
+        candidates = self.canonical_guesses(history)
+        counts = _kernels._partition_counts(self.table, candidates, subset, self.num_slots)
+        counts[:, self.solved] = 0
+        largest = counts.max(axis=1)
+        member = np.zeros(self.num_codes, np.bool_)
+        member[subset] = True
+        possible = member[candidates]
+        keep = (largest <= self.caps[depth - 1]) & ((largest < len(subset)) | possible)
+        order = np.lexsort((candidates[keep], ~possible[keep], largest[keep]))
+        return candidates[keep][order]
+
+    def _guess_works(self, subset: np.ndarray, depth: int, history: tuple[int, ...], guess: int) -> bool:
+        parts = self.split(subset, guess)
+        for part in sorted(parts, key=len, reverse=True):
+            if self.find_guess(part, depth - 1, history + (guess,)) < 0:
+                return False
+        return True
+
+    def split(self, subset: np.ndarray, guess: int) -> list[np.ndarray]:
+        """The parts of `subset` by answer to `guess`, all-bulls excluded, in answer order."""
+        ordered, starts, counts = _search_kernels._split(self.table[guess], subset, self.num_slots)
+        return [
+            ordered[starts[a] : starts[a + 1]]
+            for a in range(self.num_slots)
+            if counts[a] and a != self.solved
+        ]
+
+    def min_height(self) -> int:
+        """The least worst case over all secrets, proven: every smaller height refuted."""
+        start = time.perf_counter()
+        everything = self.all_guesses
+        depth = 1
+        while self.caps[depth] < self.num_codes:
+            self.stats.refuted.append(depth)
+            depth += 1
+        while True:
+            if self.progress:
+                self.progress(f"height {depth}: searching")
+            if self.find_guess(everything, depth) >= 0:
+                break
+            self.stats.refuted.append(depth)
+            if self.progress:
+                self.progress(f"height {depth}: refuted ({time.perf_counter() - start:.1f}s)")
+            depth += 1
+        self.stats.seconds = time.perf_counter() - start
+        return depth
