@@ -103,9 +103,9 @@ class Game:
         """Every answer some guess can get for some secret, ascending by (bulls, cows)."""
         n, k = self.length, self.num_symbols
         if self.repeats and k <= n:
-            # Small alphabets with repeats rule out answers irregularly: look them up.
-            guesses = {self._pattern_code(code) for code in self.codes}
-            return tuple(sorted({self.score(g, s) for g in guesses for s in self.codes}))
+            # Small alphabets with repeats rule out answers irregularly (2 of 2 symbols
+            # never gives 0B1C). Enumerating codes would take k**n steps; count instead.
+            return _answers_with_repeats(n, k)
         found = []
         for bulls in range(n + 1):
             for cows in range(n + 1 - bulls):
@@ -185,6 +185,31 @@ class Game:
         bulls = sum(1 for g, s in zip(guess, secret) if g == s)
         common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
         return Answer(bulls, common - bulls)
+
+
+def _answers_with_repeats(n: int, k: int) -> tuple[Answer, ...]:
+    """Every answer of a game with repeats, in polynomial time.
+
+    With `bulls` fixed, let r = n - bulls and p_x, q_x count symbol x over the
+    other r positions of guess and secret. Cows are the sum of min(p_x, q_x),
+    and the r positions can be filled with no match iff p_x + q_x <= r for
+    every x (a perfect matching between guess and secret symbols that avoids
+    equal pairs). So it suffices to find which cow totals such counts reach,
+    adding symbols one at a time; at most 2r symbols can matter.
+    """
+    found: set[Answer] = set()
+    for bulls in range(n + 1):
+        r = n - bulls
+        states = {(0, 0, 0)}  # (sum of p, sum of q, cows) over the symbols so far
+        for _ in range(min(k, 2 * r)):
+            states = {
+                (p_sum + p, q_sum + q, cows + min(p, q))
+                for p_sum, q_sum, cows in states
+                for p in range(r - p_sum + 1)
+                for q in range(min(r - q_sum, r - p) + 1)
+            }
+        found.update(Answer(bulls, cows) for p_sum, q_sum, cows in states if p_sum == q_sum == r)
+    return tuple(sorted(found))
 
 
 PRESETS: dict[str, Game] = {

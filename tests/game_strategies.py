@@ -1,0 +1,40 @@
+"""Hypothesis strategies that draw small games for the comparison tests.
+
+Symbols are drawn as arbitrary non-space characters in arbitrary order, so
+the tests also check that everything follows the order of the symbols
+string rather than the characters' own order.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from bactree.game import Game
+
+# Printable, non-space characters, including quotes and backslashes.
+SYMBOL_CHARS = st.characters(min_codepoint=33, max_codepoint=126)
+
+
+@st.composite
+def small_games(draw: st.DrawFn, max_codes: int = 400) -> Game:
+    """A game of length 1-4 over 1-6 symbols, repeats on or off, with at most `max_codes` codes.
+
+    The cap keeps the quadratic plain-Python references fast; larger games
+    are covered by the spot checks of the two presets.
+    """
+    repeats = draw(st.booleans())
+    length = draw(st.integers(1, 4))
+    low = 1 if repeats else length
+    sizes = [k for k in range(low, 7) if _num_codes(length, k, repeats) <= max_codes]
+    k = draw(st.sampled_from(sizes))
+    symbols = draw(st.lists(SYMBOL_CHARS, min_size=k, max_size=k, unique=True))
+    return Game(length, "".join(symbols), repeats)
+
+
+def _num_codes(length: int, k: int, repeats: bool) -> int:
+    if repeats:
+        return k**length
+    count = 1
+    for i in range(length):
+        count *= k - i
+    return count
