@@ -1,0 +1,89 @@
+"""The numba answer table and partition counts against the plain-Python references."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import naive
+from bactree import _kernels, codes
+from bactree.game import Answer, Game
+from game_strategies import small_games
+
+BULLS_COWS = Game(4, "0123456789", False)
+MASTERMIND = Game(4, "123456", True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_codes=250))
+def test_answer_table_equals_reference(game: Game) -> None:
+    table = codes.answer_table(game)
+    assert table.shape == (len(game.codes), len(game.codes))
+    assert np.array_equal(table, naive.answer_table(game))
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_codes=250), st.data())
+def test_partition_counts_equal_reference(game: Game, data: st.DataObject) -> None:
+    size = len(game.codes)
+    index = st.integers(0, size - 1)
+    guesses = data.draw(st.lists(index, min_size=1, max_size=8))
+    subset = data.draw(st.lists(index, max_size=size, unique=True))
+    counts = codes.partition_counts(game, np.array(guesses), np.array(subset, dtype=np.int64))
+    assert counts.shape == (len(guesses), codes.num_slots(game))
+    assert np.array_equal(counts, naive.partition_counts(game, guesses, subset))
+    assert (counts.sum(axis=1) == len(subset)).all()
+
+
+@pytest.mark.parametrize("game", [BULLS_COWS, MASTERMIND], ids=["bulls-cows-4x10", "mastermind-4x6"])
+def test_preset_tables_on_random_pairs(game: Game) -> None:
+    """Spot check of the full-size tables, including the bare `_answer` kernel."""
+    table = codes.answer_table(game)
+    code_rows = codes.code_array(game)
+    rnd = random.Random(20240601)
+    size = len(game.codes)
+    for _ in range(3000):
+        gi, si = rnd.randrange(size), rnd.randrange(size)
+        expected = naive.encode(game.length, *naive.score(game.codes[gi], game.codes[si], game.repeats))
+        assert table[gi, si] == expected
+        assert _kernels._answer(code_rows[gi], code_rows[si], game.num_symbols) == expected
+    assert (np.diagonal(table) == codes.solved_slot(game)).all()
+
+
+def test_preset_partition_of_first_guess() -> None:
+    """The classic first split of Bulls and Cows: 0123 against all 5040 secrets."""
+    game = BULLS_COWS
+    guess = game.code_index["0123"]
+    counts = codes.partition_counts(game, np.array([guess]), np.arange(len(game.codes)))[0]
+    expected = naive.partition_counts(game, [guess], list(range(len(game.codes))))[0]
+    assert np.array_equal(counts, expected)
+    assert counts[codes.encode_answer(game, Answer(0, 0))] == 360  # 4 of the other 6 symbols: 6*5*4*3
+    assert counts[codes.solved_slot(game)] == 1
+
+
+def test_answer_table_is_read_only_and_cached() -> None:
+    game = Game(2, "abc", False)
+    table = codes.answer_table(game)
+    assert codes.answer_table(game) is table
+    with pytest.raises(ValueError):
+        table[0, 0] = 0
+
+
+@settings(max_examples=50, deadline=None)
+@given(small_games(max_codes=250))
+def test_code_array_matches_codes(game: Game) -> None:
+    rows = codes.code_array(game)
+    assert ["".join(game.symbols[i] for i in row) for row in rows] == list(game.codes)
+
+
+@pytest.mark.parametrize("game", [Game(3, "01234", False), Game(3, "012", True)])
+def test_answer_encoding_round_trips(game: Game) -> None:
+    for answer in game.answers:
+        slot = codes.encode_answer(game, answer)
+        assert 0 <= slot < codes.num_slots(game)
+        assert codes.decode_answer(game, slot) == answer
+    assert codes.decode_answer(game, codes.solved_slot(game)) == game.solved
