@@ -187,3 +187,52 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
         if works:
             return g
     return -1
+
+
+@njit(cache=True)
+def _distinct_partitions(table, candidates, subset, solved, num_slots):
+    """Mask keeping the first guess of `candidates` for each distinct partition of `subset`.
+
+    Two guesses are alike when they split `subset` into the same parts and
+    solve the same secret at once (or none): then every cost is the same.
+    Rows are compared exactly; the hash only groups them.
+    """
+    num = candidates.shape[0]
+    s = subset.shape[0]
+    labels = np.empty((num, s), np.int16)
+    hashes = np.empty(num, np.uint64)
+    first_seen = np.full(num_slots, -1, np.int16)
+    for j in range(num):
+        row = table[candidates[j]]
+        first_seen[:] = -1
+        next_label = 1
+        h = np.uint64(1469598103934665603)
+        for i in range(s):
+            a = row[subset[i]]
+            if a == solved:
+                label = 0  # the secret solved by this very guess
+            else:
+                if first_seen[a] < 0:
+                    first_seen[a] = next_label
+                    next_label += 1
+                label = first_seen[a]
+            labels[j, i] = label
+            h = (h ^ np.uint64(label)) * np.uint64(1099511628211)
+        hashes[j] = h
+    order = np.argsort(hashes, kind="mergesort")  # stable: keeps candidates' order within a hash
+    keep = np.ones(num, np.bool_)
+    start = 0
+    while start < num:
+        stop = start + 1
+        while stop < num and hashes[order[stop]] == hashes[order[start]]:
+            stop += 1
+        for x in range(start, stop):
+            jx = order[x]
+            if not keep[jx]:
+                continue
+            for y in range(x + 1, stop):
+                jy = order[y]
+                if keep[jy] and np.array_equal(labels[jx], labels[jy]):
+                    keep[jy] = False
+        start = stop
+    return keep

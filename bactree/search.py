@@ -27,7 +27,7 @@ KERNEL_DEPTH = 3
 Progress = Callable[[str], None]
 
 
-def level_caps(game: Game, max_depth: int = 64) -> np.ndarray:
+def level_caps(game: Game, max_depth: int) -> np.ndarray:
     """caps[d]: most secrets d guesses can solve (one per answer and level).
 
     A guess splits a set into at most (answers - 1) parts besides the
@@ -63,7 +63,7 @@ class Solver:
         self.num_codes = len(self.codes)
         self.num_slots = num_slots(game)
         self.solved = solved_slot(game)
-        self.caps = level_caps(game)
+        self.caps = level_caps(game, self.num_codes)
         self.perms = np.array(list(itertools.permutations(range(game.length))), np.int64)
         self.all_guesses = np.arange(self.num_codes, dtype=np.int64)
         self.no_guesses = self.all_guesses[:0]

@@ -1,0 +1,170 @@
+"""Exact minimum of an additive cost over trees of bounded height: branch and bound.
+
+A tree's cost adds up over its nodes: each guess made on a set S of
+still-possible secrets costs `Cost.guess_cost(|S|)`. Counting 1 per node
+gives the node count (the worst-case tie-break); counting |S| gives the total
+number of guesses over all secrets (the expected-length objective).
+
+The search returns the exact minimum when it is below the bound it is given
+and otherwise a proven lower bound at least that large; both are memoised per
+(set, height). Ties go to the lowest code, so a build is reproducible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _kernels, _search_kernels
+from .search import Solver
+
+INFINITE = np.iinfo(np.int64).max // 4
+
+# Sets at least this large are searched over canonical guesses only (symmetry).
+SYMMETRY_MIN_SET = 24
+
+
+@dataclass(frozen=True)
+class Cost:
+    """An additive tree cost: what one guess costs on a set of `size` secrets."""
+
+    name: str
+    per_secret: bool  # True: a guess costs |S| (total guesses); False: 1 (nodes)
+
+    def guess_cost(self, size: int) -> int:
+        return size if self.per_secret else 1
+
+
+NODES = Cost("nodes", per_secret=False)
+TOTAL_GUESSES = Cost("total", per_secret=True)
+
+
+def level_fill(size: int, branching: int) -> int:
+    """Least total guesses for `size` secrets: one solved at depth 1, b**(k-1) at depth k."""
+    total, depth, room = 0, 1, 1
+    while size > 0:
+        placed = min(size, room)
+        total += placed * depth
+        size -= placed
+        depth += 1
+        room *= branching
+    return total
+
+
+class CostSearch:
+    """Branch and bound for one cost over one game, sharing a `Solver`'s tables."""
+
+    def __init__(self, solver: Solver, cost: Cost) -> None:
+        self.solver = solver
+        self.cost = cost
+        self.branching = len(solver.game.answers) - 1
+        self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
+        self.lower: dict[tuple[bytes, int], int] = {}
+        self.nodes_searched = 0
+
+    # -- bounds -----------------------------------------------------------
+    def lower_bound(self, subset: np.ndarray, depth: int) -> int:
+        """A cheap proven lower bound on the cost of `subset` within `depth` guesses."""
+        s = len(subset)
+        if s > self.solver.caps[depth]:
+            return INFINITE
+        if self.cost.per_secret:
+            return level_fill(s, self.branching)
+        return s  # one node per secret at least
+
+    def _known_bound(self, key: tuple[bytes, int], subset: np.ndarray, depth: int) -> int:
+        return max(self.lower_bound(subset, depth), self.lower.get(key, 0))
+
+    # -- search -----------------------------------------------------------
+    def solve(self, subset: np.ndarray, depth: int, bound: int = INFINITE, history: tuple[int, ...] = ()) -> int:
+        """Exact least cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound."""
+        s = len(subset)
+        if s == 1:
+            return 1 if depth >= 1 else INFINITE
+        if s > self.solver.caps[depth]:
+            return INFINITE
+        key = (subset.tobytes(), depth)
+        hit = self.exact.get(key)
+        if hit is not None:
+            return hit[0]
+        floor = self._known_bound(key, subset, depth)
+        if floor >= bound:
+            return floor
+        if not self.cost.per_secret:
+            guess = self._perfect_guess(subset, depth)
+            if guess >= 0:
+                self.exact[key] = (s, guess)
+                return s
+            floor = max(floor, s + 1)
+            if floor >= bound:
+                self.lower[key] = max(self.lower.get(key, 0), floor)
+                return floor
+        self.nodes_searched += 1
+        best, best_guess = bound, -1
+        for guess, parts, base in self._candidates(subset, depth, history):
+            # Ties are taken only by a lower code, so the lowest optimal guess wins.
+            limit = best + 1 if (best_guess >= 0 and guess < best_guess) else best
+            if base >= limit:
+                continue
+            total = base
+            for part in parts:
+                part_floor = self.lower_bound(part, depth - 1)
+                total -= part_floor
+                total += self.solve(part, depth - 1, limit - total, history + (guess,))
+                if total >= limit:
+                    break
+            if total < limit:
+                best, best_guess = total, guess
+        if best_guess >= 0:
+            self.exact[key] = (best, best_guess)
+            return best
+        self.lower[key] = max(self.lower.get(key, 0), bound)
+        return bound
+
+    def _perfect_guess(self, subset: np.ndarray, depth: int) -> int:
+        """For node counts: the lowest still-possible guess of a tree using only such guesses, or -1."""
+        solver = self.solver
+        return int(
+            _search_kernels._find_guess(
+                solver.table, subset, depth, solver.no_guesses, solver.no_guesses,
+                solver.solved, solver.num_slots, solver.caps,
+            )
+        )
+
+    def _candidates(self, subset: np.ndarray, depth: int, history: tuple[int, ...]):
+        """(guess, parts largest first, lower bound of the cost with it), most promising first."""
+        solver = self.solver
+        s = len(subset)
+        if s >= SYMMETRY_MIN_SET:
+            pool = solver.canonical_guesses(history)
+        else:
+            pool = solver.all_guesses
+        keep = _search_kernels._distinct_partitions(solver.table, pool, subset, solver.solved, solver.num_slots)
+        pool = pool[keep]
+        counts = _kernels._partition_counts(solver.table, pool, subset, solver.num_slots)
+        solved_here = counts[:, solver.solved] > 0
+        counts[:, solver.solved] = 0
+        largest = counts.max(axis=1)
+        fits = (largest <= solver.caps[depth - 1]) & ((largest < s) | solved_here)
+        pool, counts, largest, solved_here = pool[fits], counts[fits], largest[fits], solved_here[fits]
+        guess_cost = self.cost.guess_cost(s)
+        if self.cost.per_secret:
+            fill = np.array([level_fill(k, self.branching) for k in range(int(largest.max(initial=0)) + 1)], np.int64)
+        else:
+            fill = np.arange(int(largest.max(initial=0)) + 1, dtype=np.int64)
+        bases = guess_cost + fill[counts].sum(axis=1)
+        order = np.lexsort((pool, largest, bases))
+        for j in order:
+            guess = int(pool[j])
+            parts = sorted(solver.split(subset, guess), key=len, reverse=True)
+            yield guess, parts, int(bases[j])
+
+    def best_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
+        """(least cost, lowest guess reaching it) for `subset` within `depth` guesses."""
+        cost = self.solve(subset, depth, INFINITE, history)
+        if len(subset) == 1:
+            return cost, int(subset[0])
+        if cost >= INFINITE:
+            raise ValueError("no tree of that height exists")
+        return cost, self.exact[(subset.tobytes(), depth)][1]
