@@ -106,6 +106,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a tree file is for sharing
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -114,6 +115,13 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    """The process umask (reading it means setting it, so set it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -141,7 +149,7 @@ def check_header(doc: Any, name: str) -> Game:
         raise fail("the top level is not a JSON object")
     if doc.get("format") != FORMAT:
         raise fail(f"not a bactree tree file (format is {doc.get('format')!r}, expected {FORMAT!r})")
-    if doc.get("version") != VERSION:
+    if type(doc.get("version")) is not int or doc["version"] != VERSION:  # not true, not 1.0
         raise fail(f"unsupported version {doc.get('version')!r} (this reader knows version {VERSION})")
     for field in ("game", "objective", "optimal", "stats", "root"):
         if field not in doc:
@@ -201,9 +209,11 @@ def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
         if not isinstance(guess, str):
             raise TreeFormatError(f"{name}: node at {where}: guess {guess!r} is not a string")
         try:
-            game.parse_code(guess)
+            code = game.parse_code(guess)
         except InvalidCodeError as err:
             raise TreeFormatError(f"{name}: node at {where}: {err}") from None
+        if code != guess:  # parse_code forgives surrounding space; a file must not have it
+            raise TreeFormatError(f"{name}: node at {where}: guess {guess!r} is not written as {code!r}")
         children = current.get("next") or {}
         if not isinstance(children, dict):
             raise TreeFormatError(f"{name}: node at {where}: 'next' is not an object")
