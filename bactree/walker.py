@@ -23,12 +23,14 @@ from .treefile import Node, TreeFormatError, check_header, read_document
 __all__ = [
     "InconsistentAnswerError",
     "MissingTreeError",
+    "Pair",
     "Tree",
     "TreeFormatError",
     "Walk",
     "WalkStateError",
     "conflicting_answers",
     "describe_pairs",
+    "inconsistent_answer",
     "load_shipped_tree",
     "load_tree",
     "shipped_tree_path",
@@ -248,8 +250,7 @@ class Walk:
                 self.game.check_answer(answer)
             except InvalidAnswerError as err:
                 raise InconsistentAnswerError(str(err)) from None
-            conflicts = conflicting_answers(self.game, self._history, guess, answer)
-            raise InconsistentAnswerError(_refusal(self._history, guess, answer, conflicts), conflicts)
+            raise inconsistent_answer(self.game, self._history, guess, answer)
         self._history.append((guess, answer))
         if answer != self._all_bulls:
             self._nodes.append(current["next"][str(answer)])
@@ -298,8 +299,12 @@ def describe_pairs(history: Sequence[Pair], indices: Sequence[int]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _refusal(history: Sequence[Pair], guess: str, answer: Answer, conflicts: tuple[int, ...]) -> str:
-    """The message of an `InconsistentAnswerError`."""
+def inconsistent_answer(game: Game, history: Sequence[Pair], guess: str, answer: Answer) -> InconsistentAnswerError:
+    """The error refusing `answer` to `guess` after `history`, naming the earlier answers it contradicts."""
+    conflicts = conflicting_answers(game, history, guess, answer)
     if not conflicts:
-        return f"no secret gives {answer} to {guess}"
-    return f"no secret fits {answer} to {guess} together with the answers to {describe_pairs(history, conflicts)}"
+        return InconsistentAnswerError(f"no secret gives {answer} to {guess}")
+    return InconsistentAnswerError(
+        f"no secret fits {answer} to {guess} together with the answers to {describe_pairs(history, conflicts)}",
+        conflicts,
+    )

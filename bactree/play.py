@@ -1,0 +1,385 @@
+"""Interactive sessions: the computer finds your secret, you find its, or it referees two people.
+
+A session reads lines through `read(prompt)` (which raises `EOFError` when
+input ends) and writes lines through `write(text)`; the CLI passes `input`
+and `typer.echo`, tests pass scripted lines. Typos and impossible answers
+are refused with the reason and change nothing, `u` takes back an answer,
+and `q`, end of input or Ctrl-C end the session with a last word instead
+of a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from abc import ABC, abstractmethod
+from typing import Callable, Union
+
+from .game import Answer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
+from .walker import (
+    InconsistentAnswerError,
+    Pair,
+    Tree,
+    Walk,
+    inconsistent_answer,
+    load_shipped_tree,
+    load_tree,
+)
+
+Reader = Callable[[str], str]
+Writer = Callable[[str], None]
+
+QUIT = ("q", "quit")
+UNDO = ("u", "undo")
+LIST_AT_MOST = 10  # secrets left are listed when there are this many or fewer
+ANSWER_FORMS = "1B2C, 1b2c, '1 2' or 12"
+
+
+class _Quit(Exception):
+    """The player typed q."""
+
+
+def open_tree(path: str | os.PathLike[str] | None, game: Game | None) -> Tree:
+    """The tree file at `path`, or else the shipped worst-case tree of `game` (Bulls and Cows by default).
+
+    With both, `game` must be the tree's game: options never silently lose to a file.
+    """
+    if path is None:
+        return load_shipped_tree(game or preset("bulls-cows"))
+    tree = load_tree(path)
+    if game is not None and game != tree.game:
+        raise InvalidGameError(f"{path} plays {tree.game}, but the options ask for {game}")
+    return tree
+
+
+def pick_secret(game: Game, seed: int | None = None) -> str:
+    """A random code of `game`; the same seed picks the same code."""
+    return random.Random(seed).choice(game.codes)
+
+
+def fitting(game: Game, history: list[Pair]) -> list[str]:
+    """The codes that give every answer of `history`, in code order."""
+    codes = list(game.codes)
+    for guess, answer in history:
+        codes = [code for code in codes if game.score(guess, code) == answer]
+    return codes
+
+
+def remaining(codes: list[str], whose: str = "") -> str:
+    """`1260 secrets remain`, with the secrets listed when there are few; `whose` follows "secrets"."""
+    if len(codes) == 1:
+        return f"1 secret{whose} remains: {codes[0]}"
+    if len(codes) <= LIST_AT_MOST:
+        return f"{len(codes)} secrets{whose} remain: {' '.join(codes)}"
+    return f"{len(codes)} secrets{whose} remain"
+
+
+def hint(game: Game, history: list[Pair]) -> str:
+    """`  (252 secrets still fit)` after a scored guess, unless it solved the game."""
+    if history[-1][1] == game.solved:
+        return ""
+    count = len(fitting(game, history))
+    return f"  ({count} secret{'s' if count != 1 else ''} still fit{'' if count != 1 else 's'})"
+
+
+def guesses(count: int) -> str:
+    """`1 guess`, `5 guesses`."""
+    return f"{count} guess{'' if count == 1 else 'es'}"
+
+
+def walk_secret(tree: Tree, secret: str, write: Writer) -> int:
+    """Play a known secret through the tree and write the transcript; returns the number of guesses."""
+    secret = tree.game.parse_code(secret)
+    write(f"Secret {secret}, {tree.game}, tree {tree.name}")
+    walk = tree.start()
+    while not walk.solved:
+        guess = walk.guess
+        answer = tree.game.score(guess, secret)
+        walk.answer(answer.bulls, answer.cows)
+        after = "" if walk.solved else f"  {remaining(walk.candidates)}"
+        write(f"Guess {len(walk.history)}: {guess}  {answer}{after}")
+    write(f"Found {secret} in {guesses(len(walk.history))}.")
+    return len(walk.history)
+
+
+class Session(ABC):
+    """What every session shares: the game, line input and output, and a clean ending."""
+
+    def __init__(self, game: Game, read: Reader, write: Writer) -> None:
+        self.game = game
+        self.read = read
+        self.write = write
+
+    def run(self) -> int:
+        """Play until the game ends or the player leaves; the exit status (130 after Ctrl-C)."""
+        try:
+            self.play()
+        except _Quit:
+            self.write(self.farewell())
+        except EOFError:
+            self.write("")  # end the prompt's line
+            self.write(self.farewell())
+        except KeyboardInterrupt:
+            self.write("")
+            self.write(self.farewell())
+            return 130
+        return 0
+
+    @abstractmethod
+    def play(self) -> None:
+        """The session itself, from greeting to verdict."""
+
+    def farewell(self) -> str:
+        """The last word when the player leaves before the end."""
+        return "Bye."
+
+    def ask(self, prompt: str) -> str:
+        """One line of input, stripped; `q` quits."""
+        line = self.read(prompt).strip()
+        if line.lower() in QUIT:
+            raise _Quit
+        return line
+
+    def answer_turn(self, walk: Walk, prompt: str) -> None:
+        """Ask the answer to the walk's guess once: record it, take one back on `u`, or say why not."""
+        line = self.ask(prompt)
+        if line.lower() in UNDO:
+            self.take_back(walk)
+            return
+        try:
+            answer = self.game.parse_answer(line)
+            walk.answer(answer.bulls, answer.cows)
+        except InconsistentAnswerError as err:
+            self.write(f"  Refused: {err}.")
+            if err.conflicts:
+                self.write("  Type u to take back your last answer (again to go further back), or answer again.")
+            return
+        except InvalidAnswerError as err:
+            self.write(f"  {err}")
+            return
+        if not walk.solved:
+            self.write(f"  {remaining(walk.candidates)}")
+
+    def take_back(self, walk: Walk) -> None:
+        """Undo the walk's last answer, saying which."""
+        if not walk.history:
+            self.write("  Nothing to take back yet.")
+            return
+        guess, answer = walk.undo()
+        self.write(f"  Taken back: your answer {answer} to guess {len(walk.history) + 1} ({guess}).")
+
+
+class WalkSession(Session):
+    """The computer finds the secret you hold in mind by walking a tree."""
+
+    def __init__(self, tree: Tree, read: Reader, write: Writer) -> None:
+        super().__init__(tree.game, read, write)
+        self.tree = tree
+
+    def play(self) -> None:
+        self.write(
+            f"Think of a secret code: {self.game}. I will find it in at most "
+            f"{guesses(self.tree.stats['max_guesses'])}."
+        )
+        self.write(f"Answer each guess with bulls and cows ({ANSWER_FORMS}); u takes back your last answer, q quits.")
+        walk = self.tree.start()
+        while not walk.solved:
+            self.answer_turn(walk, f"Guess {len(walk.history) + 1}: {walk.guess}  Your answer: ")
+        self.write(f"Solved: your secret is {walk.guess}, found in {guesses(len(walk.history))}.")
+
+
+class SoloSession(Session):
+    """You find a secret the computer picked; every guess is scored."""
+
+    def __init__(self, game: Game, secret: str, read: Reader, write: Writer, hints: bool = False) -> None:
+        super().__init__(game, read, write)
+        self.secret = game.parse_code(secret)
+        self.hints = hints
+
+    def play(self) -> None:
+        self.write(f"I have picked a secret code: {self.game}. Find it! Type a guess, or q to give up.")
+        history: list[Pair] = []
+        while not history or history[-1][1] != self.game.solved:
+            guess = self.ask(f"Guess {len(history) + 1}: ")
+            try:
+                guess = self.game.parse_code(guess)
+            except InvalidCodeError as err:
+                self.write(f"  {err}")
+                continue
+            history.append((guess, self.game.score(guess, self.secret)))
+            self.write(f"  {history[-1][1]}{hint(self.game, history) if self.hints else ''}")
+        self.write(f"Solved in {guesses(len(history))}.")
+
+    def farewell(self) -> str:
+        return f"The secret was {self.secret}."
+
+
+class VersusSession(Session):
+    """You and the computer each find the other's secret, in turns; fewer guesses wins.
+
+    You guess first; a round always ends with the computer's guess, so solving
+    in as many guesses as the other is a draw.
+    """
+
+    def __init__(self, tree: Tree, secret: str, read: Reader, write: Writer, hints: bool = False) -> None:
+        super().__init__(tree.game, read, write)
+        self.tree = tree
+        self.secret = tree.game.parse_code(secret)
+        self.hints = hints
+
+    def play(self) -> None:
+        self.write(f"Versus, {self.game}: I have picked a secret for you to find; think of one for me to find.")
+        self.write("We guess in turns, you first; fewer guesses wins, as many is a draw.")
+        self.write(f"Answer my guesses with bulls and cows ({ANSWER_FORMS}); u takes back your last answer, q quits.")
+        yours: list[Pair] = []
+        walk = self.tree.start()
+        while not (yours and yours[-1][1] == self.game.solved) and not walk.solved:
+            self.write(f"Round {len(yours) + 1}")
+            yours.append(self.your_guess(walk, len(yours) + 1, yours))
+            self.write(f"  {yours[-1][1]}{hint(self.game, yours) if self.hints else ''}")
+            while not walk.solved and len(walk.history) < len(yours):
+                self.answer_turn(walk, f"My guess {len(walk.history) + 1}: {walk.guess}  Your answer: ")
+        self.write(self.verdict(len(yours), yours[-1][1] == self.game.solved, walk))
+
+    def your_guess(self, walk: Walk, number: int, yours: list[Pair]) -> Pair:
+        """Read your next guess and score it; `u` here takes back your last answer to me."""
+        while True:
+            line = self.ask(f"Your guess {number}: ")
+            if line.lower() in UNDO:
+                self.take_back(walk)
+                continue
+            try:
+                guess = self.game.parse_code(line)
+            except InvalidCodeError as err:
+                self.write(f"  {err}")
+                continue
+            return guess, self.game.score(guess, self.secret)
+
+    def take_back(self, walk: Walk) -> None:
+        if not walk.history:
+            self.write("  Nothing to take back yet.")
+            return
+        guess, answer = walk.undo()
+        self.write(f"  Taken back: your answer {answer} to my guess {len(walk.history) + 1} ({guess}).")
+
+    def verdict(self, yours: int, found: bool, walk: Walk) -> str:
+        """Who won, and in how many guesses."""
+        mine = len(walk.history)
+        if found and walk.solved:
+            both = f"You found my secret {self.secret} in {guesses(yours)} and I found yours, {walk.guess}, in {mine}"
+            if yours == mine:
+                return f"{both}: a draw."
+            return f"{both}: {'you win' if yours < mine else 'I win'}."
+        if found:
+            return f"You found my secret {self.secret} in {guesses(yours)}: you win."
+        return f"I found your secret {walk.guess} in {guesses(mine)}: I win. Mine was {self.secret}."
+
+    def farewell(self) -> str:
+        return f"My secret was {self.secret}."
+
+
+Event = Union[str, Answer]
+
+
+class RefereeSession(Session):
+    """Two people find each other's secret in turns; every answer is checked against that player's earlier ones.
+
+    The game is a list of entries, guess and answer in turn: Player 1's guess at
+    Player 2's secret and Player 2's answer, then Player 2's guess and Player 1's
+    answer. Everything else follows from the list, so `u` simply drops its last entry.
+    """
+
+    def __init__(self, game: Game, read: Reader, write: Writer, hints: bool = False) -> None:
+        super().__init__(game, read, write)
+        self.hints = hints
+        self.entries: list[Event] = []
+        self.announced = 0  # the round whose heading was written last (0: none since a take-back)
+
+    def play(self) -> None:
+        self.write(f"Referee, {self.game}: Player 1 and Player 2 each think of a secret code.")
+        self.write("In turns, one guesses the other's secret and the other answers; I check every answer.")
+        self.write(f"Answers: {ANSWER_FORMS}. u takes back the last entry, q quits.")
+        while not self.over():
+            step = len(self.entries)
+            guesser = 1 if step % 4 < 2 else 2
+            holder = 3 - guesser
+            if step % 4 == 0 and self.announced != step // 4 + 1:
+                self.announced = step // 4 + 1
+                self.write(f"Round {self.announced}")
+            if step % 2 == 0:
+                self.guess_step(guesser, holder)
+            else:
+                self.answer_step(guesser, holder)
+        found = {player for player in (1, 2) if self.pairs(3 - player)[-1][1] == self.game.solved}
+        rounds = len(self.entries) // 4
+        if len(found) == 2:
+            self.write(f"Both found the other's secret in {guesses(rounds)}: a draw.")
+        else:
+            winner = found.pop()
+            self.write(f"Player {winner} found Player {3 - winner}'s secret in {guesses(rounds)} and wins.")
+
+    def pairs(self, holder: int) -> list[Pair]:
+        """The (guess, answer) pairs about `holder`'s secret so far."""
+        start = 0 if holder == 2 else 2
+        return [
+            (str(self.entries[i]), self.entries[i + 1])  # type: ignore[misc]
+            for i in range(start, len(self.entries) - 1, 4)
+        ]
+
+    def over(self) -> bool:
+        """A round is complete and someone found the other's secret in it."""
+        step = len(self.entries)
+        return step > 0 and step % 4 == 0 and any(
+            self.pairs(holder)[-1][1] == self.game.solved for holder in (1, 2)
+        )
+
+    def guess_step(self, guesser: int, holder: int) -> None:
+        line = self.ask(f"Player {guesser}, your guess at Player {holder}'s secret: ")
+        if line.lower() in UNDO:
+            self.take_back()
+            return
+        try:
+            self.entries.append(self.game.parse_code(line))
+        except InvalidCodeError as err:
+            self.write(f"  {err}")
+
+    def answer_step(self, guesser: int, holder: int) -> None:
+        guess = str(self.entries[-1])
+        line = self.ask(f"Player {holder}, your answer to {guess}: ")
+        if line.lower() in UNDO:
+            self.take_back()
+            return
+        try:
+            answer = self.game.parse_answer(line)
+        except InvalidAnswerError as err:
+            self.write(f"  {err}")
+            return
+        history = self.pairs(holder)
+        left = fitting(self.game, [*history, (guess, answer)])
+        if not left:
+            err = inconsistent_answer(self.game, history, guess, answer)
+            self.write(f"  Refused, Player {holder}: {err}.")
+            if err.conflicts:
+                self.write("  Type u to take back the last entry (again to go further back), or answer again.")
+            return
+        self.entries.append(answer)
+        if answer == self.game.solved:
+            self.write(f"  Player {guesser} found Player {holder}'s secret in {guesses(len(history) + 1)}.")
+        elif self.hints:
+            self.write(f"  {remaining(left, f' of Player {holder}')}")
+
+    def take_back(self) -> None:
+        if not self.entries:
+            self.write("  Nothing to take back yet.")
+            return
+        step = len(self.entries) - 1
+        guesser = 1 if step % 4 < 2 else 2
+        entry = self.entries.pop()
+        self.announced = 0
+        if step % 2 == 0:
+            self.write(f"  Taken back: Player {guesser}'s guess {entry}.")
+        else:
+            self.write(f"  Taken back: Player {3 - guesser}'s answer {entry} to {self.entries[-1]}.")
+
+    def farewell(self) -> str:
+        return "Game abandoned."
