@@ -82,6 +82,26 @@ def verify(
             )
 
 
+@app.command()
+def export(
+    file: Annotated[Path, typer.Argument(help="Tree file to export.", show_default=False)],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Graph file to write: .graphml, .gexf, or .dot/.gv.", show_default=False)
+    ],
+) -> None:
+    """Write a checked tree file as a graph for yEd, Gephi or Graphviz; the suffix picks the format.
+
+    One graph node per tree node (guess, depth, candidates), one edge per answer (answer).
+
+    Example: bactree export trees/bulls-cows-4x10.json -o tree.graphml
+    """
+    from .export import export_tree
+
+    with cli_errors():
+        graph = export_tree(file, out)
+    typer.echo(f"wrote {out}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
+
+
 def game_option(game: str | None, length: int | None, symbols: str | None, repeats: bool | None) -> Game | None:
     """The game the shared options describe, or None when none is given (a tree file then decides)."""
     if game is None and length is None and symbols is None and repeats is None:
