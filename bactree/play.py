@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import random
 from abc import ABC, abstractmethod
+from pathlib import Path
 from typing import Callable, Union
 
 from .game import Answer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
@@ -90,7 +91,7 @@ def guesses(count: int) -> str:
 def walk_secret(tree: Tree, secret: str, write: Writer) -> int:
     """Play a known secret through the tree and write the transcript; returns the number of guesses."""
     secret = tree.game.parse_code(secret)
-    write(f"Secret {secret}, {tree.game}, tree {tree.name}")
+    write(f"Secret {secret}, {tree.game}, tree {Path(tree.name).name}")
     walk = tree.start()
     while not walk.solved:
         guess = walk.guess

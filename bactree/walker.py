@@ -93,42 +93,52 @@ def load_tree(path: str | os.PathLike[str]) -> Tree:
 def _check_nodes(game: Game, root: Any, name: str) -> None:
     """Check that every node is `{"guess": CODE, "next": {ANSWER: NODE}}` with keys the format allows."""
     solved = str(game.solved)
-    keys_ok: dict[str, Answer] = {}  # answer keys seen so far, each parsed once
-    guesses_ok: set[str] = set()
-    stack: list[tuple[Any, str]] = [(root, "root")]
+    ranks: dict[str, tuple[int, int]] = {}  # answer keys seen so far, each parsed once
+    codes = game.code_index
+    # A node's position is kept as (parent position, guess, key) and spelled out only for an error.
+    stack: list[tuple[Any, Any]] = [(root, None)]
     while stack:
-        current, where = stack.pop()
+        current, at = stack.pop()
         if not isinstance(current, dict) or "guess" not in current:
-            raise TreeFormatError(f"{name}: node at {where} is not an object with a 'guess'")
+            raise TreeFormatError(f"{name}: node at {_spell(at)} is not an object with a 'guess'")
         if len(current) > 2 or (len(current) == 2 and "next" not in current):
             extra = sorted(set(current) - {"guess", "next"})
-            raise TreeFormatError(f"{name}: node at {where} has unknown field(s) {extra}")
+            raise TreeFormatError(f"{name}: node at {_spell(at)} has unknown field(s) {extra}")
         guess = current["guess"]
-        if guess not in guesses_ok:
-            if not isinstance(guess, str):
-                raise TreeFormatError(f"{name}: node at {where}: guess {guess!r} is not a string")
+        if not isinstance(guess, str):
+            raise TreeFormatError(f"{name}: node at {_spell(at)}: guess {guess!r} is not a string")
+        if guess not in codes:
             try:
                 game.parse_code(guess)
             except InvalidCodeError as err:
-                raise TreeFormatError(f"{name}: node at {where}: {err}") from None
-            if guess != guess.strip():
-                raise TreeFormatError(f"{name}: node at {where}: guess {guess!r} has spaces around it")
-            guesses_ok.add(guess)
+                raise TreeFormatError(f"{name}: node at {_spell(at)}: {err}") from None
+            raise TreeFormatError(f"{name}: node at {_spell(at)}: guess {guess!r} has spaces around it")
         children = current.get("next") or {}
         if not isinstance(children, dict):
-            raise TreeFormatError(f"{name}: node at {where}: 'next' is not an object")
-        previous: Answer | None = None
+            raise TreeFormatError(f"{name}: node at {_spell(at)}: 'next' is not an object")
+        previous = (-1, -1)
         for key, child in children.items():
-            answer = keys_ok.get(key)
-            if answer is None:
-                answer = _parse_key(game, key, f"{name}: node at {where}")
-                keys_ok[key] = answer
-            if key == solved:
-                raise TreeFormatError(f"{name}: node at {where}: the all-bulls answer {key} ends the game and has no child")
-            if previous is not None and answer <= previous:
-                raise TreeFormatError(f"{name}: node at {where}: 'next' keys are not in ascending order")
-            previous = answer
-            stack.append((child, f"{where} {guess}:{key}"))
+            rank = ranks.get(key)
+            if rank is None:
+                answer = _parse_key(game, key, f"{name}: node at {_spell(at)}")
+                if key == solved:
+                    raise TreeFormatError(
+                        f"{name}: node at {_spell(at)}: the all-bulls answer {key} ends the game and has no child"
+                    )
+                rank = ranks[key] = (answer.bulls, answer.cows)
+            if rank <= previous:
+                raise TreeFormatError(f"{name}: node at {_spell(at)}: 'next' keys are not in ascending order")
+            previous = rank
+            stack.append((child, (at, guess, key)))
+
+
+def _spell(at: Any) -> str:
+    """`root 0123:0B2C 4567:1B1C` for a position kept as nested (parent, guess, key) tuples."""
+    steps = []
+    while at is not None:
+        at, guess, key = at
+        steps.append(f"{guess}:{key}")
+    return " ".join(["root", *reversed(steps)])
 
 
 def _parse_key(game: Game, key: str, where: str) -> Answer:

@@ -79,7 +79,7 @@ def test_walk_secret_transcript(tree: Tree) -> None:
     lines = []
     walk_secret(tree, "312", lines.append)
     assert lines == [
-        f"Secret 312, 3 of '0123', no repeats, tree {tree.name}",
+        "Secret 312, 3 of '0123', no repeats, tree bc3.json",
         "Guess 1: 012  2B0C  3 secrets remain: 013 032 312",
         "Guess 2: 023  0B2C  1 secret remains: 312",
         "Guess 3: 312  3B0C",

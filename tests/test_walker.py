@@ -212,6 +212,8 @@ BAD_FILES = {
     "node is a list": (lambda d: d["root"]["next"].update({next(iter(d["root"]["next"])): []}), None, "is not an object with a 'guess'"),
     "bad guess": (lambda d: first_inner(d).update(guess="011"), None, "symbol '1' repeats"),
     "guess not a string": (lambda d: d["root"].update(guess=12), None, "guess 12 is not a string"),
+    "guess a list": (lambda d: first_inner(d).update(guess=["0", "1"]), None, "guess ['0', '1'] is not a string"),
+    "guess padded": (lambda d: first_inner(d).update(guess=" 012"), None, "guess ' 012' has spaces around it"),
     "next not object": (lambda d: d["root"].update(next=[1]), None, "'next' is not an object"),
     "extra field": (lambda d: d["root"].update(note="hi"), None, "unknown field(s) ['note']"),
     "key spelling": (
