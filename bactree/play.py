@@ -14,7 +14,7 @@ import os
 import random
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Callable, Union
+from typing import Callable
 
 from .game import Answer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
 from .walker import (
@@ -236,13 +236,13 @@ class VersusSession(Session):
         walk = self.tree.start()
         while not (yours and yours[-1][1] == self.game.solved) and not walk.solved:
             self.write(f"Round {len(yours) + 1}")
-            yours.append(self.your_guess(walk, len(yours) + 1, yours))
+            yours.append(self.your_guess(walk, len(yours) + 1))
             self.write(f"  {yours[-1][1]}{hint(self.game, yours) if self.hints else ''}")
             while not walk.solved and len(walk.history) < len(yours):
                 self.answer_turn(walk, f"My guess {len(walk.history) + 1}: {walk.guess}  Your answer: ")
         self.write(self.verdict(len(yours), yours[-1][1] == self.game.solved, walk))
 
-    def your_guess(self, walk: Walk, number: int, yours: list[Pair]) -> Pair:
+    def your_guess(self, walk: Walk, number: int) -> Pair:
         """Read your next guess and score it; `u` here takes back your last answer to me."""
         while True:
             line = self.ask(f"Your guess {number}: ")
@@ -279,7 +279,7 @@ class VersusSession(Session):
         return f"My secret was {self.secret}."
 
 
-Event = Union[str, Answer]
+Event = str | Answer  # a guess or an answer in a refereed game
 
 
 class RefereeSession(Session):
