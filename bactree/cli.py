@@ -196,6 +196,204 @@ def play(
     raise typer.Exit(status)
 
 
+StrategyOption = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--strategy",
+        "-s",
+        help="A strategy (random, enumerate, cows-score, random-consistent, first-consistent, least-frequent, "
+        "separator, knuth, most-parts, entropy, expected-size) or a tree file (tree:FILE or FILE.json).",
+        show_default=False,
+    ),
+]
+MaxGuesses = Annotated[
+    Optional[int],
+    typer.Option("--max-guesses", help="Stop endless strategies (random, cows-score) after this many guesses: a failure. Default 100.", show_default=False),
+]
+
+
+@app.command()
+def evaluate(
+    strategy: StrategyOption = None,
+    all_strategies: Annotated[bool, typer.Option("--all", help="Every strategy, plus the tree files of this game in --trees.")] = False,
+    game: GameName = "bulls-cows",
+    length: Length = None,
+    symbols: Symbols = None,
+    repeats: Repeats = None,
+    runs: Annotated[int, typer.Option("--runs", help="Games per secret for randomised strategies.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the randomised strategies.")] = 0,
+    max_guesses: MaxGuesses = None,
+    trees: Annotated[Path, typer.Option("--trees", help="Folder of tree files that --all adds.")] = Path("trees"),
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON: one object, or a list with --all or several --strategy.")] = False,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="Also write a PNG of the histograms (needs matplotlib: the plot extra).", show_default=False)] = None,
+) -> None:
+    """Play every secret with a strategy: mean, max and total guesses, histogram, failures, time.
+
+    Several --strategy, or --all, print one comparison table, best last.
+
+    Example: bactree evaluate --all --length 3
+    """
+    with cli_errors():
+        from .evaluate import DEFAULT_MAX_GUESSES, badness, comparison_table, evaluate_all, plot_histograms
+        from .evaluate import evaluate as run
+        from .strategies import make_strategy
+
+        the_game = resolve_game(game, length, symbols, repeats)
+        cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
+        if not strategy and not all_strategies:
+            raise BactreeError("give --strategy NAME (or several), or --all")
+        results = evaluate_all(the_game, runs, seed, cap, trees) if all_strategies else []
+        results += [run(make_strategy(spec, the_game, seed), runs, cap) for spec in strategy or []]
+        results.sort(key=badness, reverse=True)
+        if plot is not None:
+            plot_histograms(results, plot, title=str(the_game))
+        if json_output:
+            import orjson
+
+            data = [r.to_json() for r in results] if len(results) > 1 or all_strategies else results[0].to_json()
+            typer.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+        elif len(results) == 1:
+            r = results[0]
+            mean = "-" if r.mean_guesses is None else f"{r.mean_guesses:.4f}"
+            typer.echo(f"{r.name} on {the_game}: {r.plays} games")
+            typer.echo(
+                f"mean {mean}, max {r.max_guesses}, total {r.total_guesses}, "
+                f"failures {r.failures}, {r.seconds:.2f} s"
+            )
+            typer.echo("histogram: " + " ".join(f"{k}:{v}" for k, v in r.histogram.items()))
+        else:
+            typer.echo(f"{the_game}; sorted by failures, then mean, best last")
+            typer.echo(comparison_table(results))
+
+
+@app.command("compile")
+def compile_strategy(
+    strategy: Annotated[Optional[str], typer.Option("--strategy", "-s", help="A deterministic strategy, e.g. knuth or entropy.", show_default=False)] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The tree file to write.", show_default=False)] = None,
+    game: GameName = "bulls-cows",
+    length: Length = None,
+    symbols: Symbols = None,
+    repeats: Repeats = None,
+    max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this. Default 1000000.", show_default=False)] = None,
+) -> None:
+    """Write a deterministic strategy as a tree file (optimal: false), ready for verify and play.
+
+    Example: bactree compile --strategy knuth -o knuth-4x10.json
+    """
+    with cli_errors():
+        from .evaluate import DEFAULT_MAX_NODES, strategy_tree
+        from .strategies import make_strategy
+        from .treefile import dumps, write_atomic
+
+        the_game = resolve_game(game, length, symbols, repeats)
+        if strategy is None or output is None:
+            raise BactreeError("give --strategy NAME and -o FILE")
+        doc = strategy_tree(make_strategy(strategy, the_game), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
+        try:
+            write_atomic(output, dumps(doc))
+        except OSError as err:
+            raise BactreeError(f"cannot write {str(output)!r}: {err.strerror or err}") from None
+        stats = doc["stats"]
+        typer.echo(
+            f"wrote {output}: {stats['secrets']} secrets, max {stats['max_guesses']}, "
+            f"mean {stats['mean_guesses']:.4f}, {stats['nodes']} nodes"
+        )
+
+
+def game_option(game: str | None, length: int | None, symbols: str | None, repeats: bool | None) -> Game | None:
+    """The game the shared options describe, or None when none is given (a tree file then decides)."""
+    if game is None and length is None and symbols is None and repeats is None:
+        return None
+    return resolve_game(game or "bulls-cows", length, symbols, repeats)
+
+
+@app.command()
+def walk(
+    file: Annotated[
+        Optional[Path],
+        typer.Argument(help="Tree file (default: the game's shipped worst-case tree).", show_default=False),
+    ] = None,
+    game: GameName = None,  # type: ignore[assignment]
+    length: Length = None,
+    symbols: Symbols = None,
+    repeats: Repeats = None,
+    secret: Annotated[
+        Optional[str], typer.Option("--secret", help="Play this secret without asking and print the transcript.")
+    ] = None,
+) -> None:
+    """The computer finds the secret you hold in mind, following a tree.
+
+    Answer each guess as 1B2C, 1b2c, '1 2' or 12; u takes back an answer, q quits.
+    Answers that no secret fits are refused, naming the earlier answers they contradict.
+
+    Example: bactree walk --game mastermind
+    """
+    from .play import WalkSession, open_tree, walk_secret
+
+    with cli_errors():
+        tree = open_tree(file, game_option(game, length, symbols, repeats))
+        if secret is not None:
+            walk_secret(tree, secret, typer.echo)
+            return
+        status = WalkSession(tree, input, typer.echo).run()
+    raise typer.Exit(status)
+
+
+class Mode(str, Enum):
+    """Who plays whom in `bactree play`."""
+
+    solo = "solo"
+    versus = "versus"
+    referee = "referee"
+
+
+@app.command()
+def play(
+    mode: Annotated[
+        Mode,
+        typer.Option(
+            "--mode",
+            "-m",
+            help="solo: find the computer's secret; versus: race the computer; referee: two people, answers checked.",
+        ),
+    ] = Mode.solo,
+    game: GameName = None,  # type: ignore[assignment]
+    length: Length = None,
+    symbols: Symbols = None,
+    repeats: Repeats = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Pick the computer's secret reproducibly.")] = None,
+    hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
+    tree_file: Annotated[
+        Optional[Path],
+        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's shipped worst-case tree)."),
+    ] = None,
+) -> None:
+    """Play a game at the terminal: alone, against the computer, or two people with the computer as referee.
+
+    Guesses that are not codes of the game and answers that contradict earlier
+    ones are refused with the reason; q quits.
+
+    Example: bactree play --mode versus --hints
+    """
+    from .game import preset
+    from .play import RefereeSession, SoloSession, VersusSession, open_tree, pick_secret
+
+    with cli_errors():
+        chosen = game_option(game, length, symbols, repeats)
+        if tree_file is not None and mode is not Mode.versus:
+            raise BactreeError("--tree is only used with --mode versus")
+        if mode is Mode.versus:
+            tree = open_tree(tree_file, chosen)
+            session = VersusSession(tree, pick_secret(tree.game, seed), input, typer.echo, hints)
+        elif mode is Mode.solo:
+            chosen = chosen or preset("bulls-cows")
+            session = SoloSession(chosen, pick_secret(chosen, seed), input, typer.echo, hints)
+        else:
+            session = RefereeSession(chosen or preset("bulls-cows"), input, typer.echo, hints)
+        status = session.run()
+    raise typer.Exit(status)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

@@ -1,0 +1,151 @@
+"""`bactree evaluate` and `bactree compile` through typer's CliRunner."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from bactree.cli import app
+from bactree.evaluate import DEFAULT_MAX_GUESSES, DEFAULT_MAX_NODES
+
+runner = CliRunner()
+SMALL = ["--length", "2", "--symbols", "0123", "--repeats"]  # Mastermind 2x4: 16 codes
+FIELDS = {"name", "plays", "total_guesses", "max_guesses", "mean_guesses", "histogram", "failures", "seconds"}
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_evaluate_prints_the_figures() -> None:
+    code, out, _ = run("evaluate", "--strategy", "first-consistent", *SMALL)
+    assert code == 0
+    assert out.splitlines()[0] == "first-consistent on 2 of '0123', repeats: 16 games"
+    assert out.splitlines()[1].startswith("mean ")
+    assert out.splitlines()[2].startswith("histogram: 1:1 ")
+
+
+def test_evaluate_json_has_the_documented_fields() -> None:
+    code, out, _ = run("evaluate", "-s", "knuth", *SMALL, "--json")
+    assert code == 0
+    data = orjson.loads(out)
+    assert set(data) == FIELDS
+    assert data["name"] == "knuth" and data["failures"] == 0 and data["plays"] == 16
+    assert sum(data["histogram"].values()) == 16
+    assert data["total_guesses"] == sum(int(k) * v for k, v in data["histogram"].items())
+    assert data["mean_guesses"] == data["total_guesses"] / 16
+    assert data["max_guesses"] == max(int(k) for k in data["histogram"])
+
+
+def test_evaluate_runs_random_strategies_several_times() -> None:
+    code, out, _ = run("evaluate", "-s", "random", *SMALL, "--runs", "3", "--max-guesses", "4", "--json")
+    assert code == 0
+    data = orjson.loads(out)
+    assert data["plays"] == 48
+    assert data["failures"] + sum(data["histogram"].values()) == 48
+    assert max(int(k) for k in data["histogram"]) <= 4
+
+
+def test_evaluate_all_is_a_table_best_last_with_tree_files(tmp_path: Path) -> None:
+    trees = tmp_path / "trees"
+    assert run("compile", "-s", "entropy", *SMALL, "-o", str(trees / "entropy-2x4.json"))[0] == 0
+    # A tree of another game and a file that is no tree are left out.
+    assert run("compile", "-s", "knuth", "-n", "2", "--symbols", "012", "-o", str(trees / "other.json"))[0] == 0
+    (trees / "notes.json").write_text("[]")
+    code, out, _ = run("evaluate", "--all", *SMALL, "--trees", str(trees), "--seed", "4")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "2 of '0123', repeats; sorted by failures, then mean, best last"
+    names = [line.split()[0] for line in lines[2:]]
+    assert sorted(names) == sorted(
+        ["random", "enumerate", "cows-score", "random-consistent", "first-consistent", "least-frequent",
+         "separator", "knuth", "most-parts", "entropy", "expected-size", "tree:entropy-2x4"]
+    )
+    means = [float(line.split()[2]) for line in lines[2:] if int(line.split()[5]) == 0]
+    assert means == sorted(means, reverse=True)
+
+    code, out, _ = run("evaluate", "--all", *SMALL, "--trees", str(trees), "--json")
+    data = orjson.loads(out)
+    assert isinstance(data, list) and len(data) == 12
+    assert all(set(item) == FIELDS for item in data)
+    tree = next(item for item in data if item["name"] == "tree:entropy-2x4")
+    entropy = next(item for item in data if item["name"] == "entropy")
+    assert tree["histogram"] == entropy["histogram"]
+
+
+def test_compile_writes_a_verified_tree_byte_identical_on_rebuild(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    code, out, _ = run("compile", "--strategy", "knuth", *SMALL, "-o", str(first))
+    assert code == 0 and out.startswith(f"wrote {first}: 16 secrets")
+    assert run("compile", "--strategy", "knuth", *SMALL, "-o", str(second))[0] == 0
+    assert first.read_bytes() == second.read_bytes()
+    code, out, _ = run("verify", str(first))
+    assert code == 0 and "not proven optimal" in out
+    doc = orjson.loads(first.read_bytes())
+    assert doc["optimal"] is False and doc["objective"]["name"] == "knuth"
+
+
+def test_a_tree_file_plays_as_a_strategy(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    run("compile", "-s", "most-parts", *SMALL, "-o", str(path))
+    by_file = orjson.loads(run("evaluate", "-s", str(path), *SMALL, "--json")[1])
+    by_prefix = orjson.loads(run("evaluate", "-s", f"tree:{path}", *SMALL, "--json")[1])
+    direct = orjson.loads(run("evaluate", "-s", "most-parts", *SMALL, "--json")[1])
+    assert by_file["histogram"] == by_prefix["histogram"] == direct["histogram"]
+    assert by_file["name"] == "tree:t"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["evaluate", "-s", "nope"], "Error: unknown strategy 'nope': choose one of random, enumerate,"),
+        (["evaluate", "-s", "knuth", "--game", "chess"], "Error: unknown game 'chess': choose one of"),
+        (["evaluate", "-s", "knuth", "--length", "5", "--symbols", "0123"], "Error: invalid game: 5 positions"),
+        (["evaluate", *SMALL], "Error: give --strategy NAME (or several), or --all"),
+        (["evaluate", "-s", "random", *SMALL, "--runs", "0"], "Error: invalid runs 0: must be at least 1"),
+        (["evaluate", "-s", "random", *SMALL, "--max-guesses", "0"], "Error: invalid max guesses 0"),
+        (["evaluate", "-s", "tree:missing.json", *SMALL], "Error: missing.json: cannot read"),
+        (["evaluate", "-s", "knuth", *SMALL, "--plot", "/dev/null/x.png"], "Error: cannot write the plot"),
+        (["compile", "-s", "random", *SMALL, "-o", "x.json"], "Error: strategy 'random' is randomised"),
+        (["compile", "-s", "knuth", *SMALL], "Error: give --strategy NAME and -o FILE"),
+        (["compile", "-s", "enumerate", *SMALL, "-o", "x.json", "--max-nodes", "5"], "Error: the tree of 'enumerate' has more than 5 nodes"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_a_tree_of_another_game_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    run("compile", "-s", "knuth", *SMALL, "-o", str(path))
+    code, _, err = run("evaluate", "-s", str(path), "-n", "2", "--symbols", "012", "--repeats")
+    assert code == 2
+    assert err == f"Error: tree file {str(path)!r} is for 2 of '0123', repeats, not 2 of '012', repeats\n"
+
+
+def test_plot_writes_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "h.png"
+    code, _, _ = run("evaluate", "-s", "knuth", "-s", "random", *SMALL, "--plot", str(path))
+    assert code == 0
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_without_matplotlib_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
+    code, _, err = run("evaluate", "-s", "knuth", *SMALL, "--plot", str(tmp_path / "h.png"))
+    assert code == 2
+    assert err == "Error: plotting needs matplotlib: pip install 'bactree[plot]'\n"
+
+
+def test_help_states_the_library_defaults() -> None:
+    assert f"Default {DEFAULT_MAX_GUESSES}." in " ".join(run("evaluate", "--help")[1].split())
+    assert f"Default {DEFAULT_MAX_NODES}." in " ".join(run("compile", "--help")[1].split())
