@@ -243,13 +243,13 @@ def evaluate_all(
 
 def comparison_table(evaluations: list[Evaluation]) -> str:
     """A plain-text table, one row per evaluation, in the given order."""
-    header = f"{'strategy':<38} {'plays':>7} {'mean':>7} {'max':>5} {'total':>9} {'failures':>8} {'seconds':>8}"
-    lines = [header]
+    width = max([len("strategy"), *(len(e.name) for e in evaluations)])
+    lines = [f"{'strategy':<{width}} {'plays':>7} {'mean':>9} {'max':>5} {'total':>9} {'failures':>8} {'seconds':>8}"]
     for e in evaluations:
         mean = "-" if e.mean_guesses is None else f"{e.mean_guesses:.4f}"
         worst = "-" if e.max_guesses is None else str(e.max_guesses)
         lines.append(
-            f"{e.name:<38} {e.plays:>7} {mean:>7} {worst:>5} {e.total_guesses:>9} {e.failures:>8} {e.seconds:>8.2f}"
+            f"{e.name:<{width}} {e.plays:>7} {mean:>9} {worst:>5} {e.total_guesses:>9} {e.failures:>8} {e.seconds:>8.2f}"
         )
     return "\n".join(lines)
 

@@ -107,8 +107,14 @@ class RandomGuess(BlindStrategy):
     randomized = True
     endless = True
 
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        super().__init__(game, seed)
+        self._draws: list[int] = []  # drawn in blocks: one generator call per guess is slow
+
     def guess_at(self, turn: int) -> int:
-        return int(self.rng.integers(len(self.game.codes)))
+        if not self._draws:
+            self._draws = self.rng.integers(len(self.game.codes), size=4096).tolist()
+        return self._draws.pop()
 
 
 class Enumerate(BlindStrategy):
@@ -172,6 +178,7 @@ class CowsScore(Strategy):
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
         self._k = game.num_symbols
+        self._rows = code_array(game).tolist()
 
     def start(self) -> _SeekFillers | _CountSymbols:
         if self.game.repeats:
@@ -204,7 +211,7 @@ class CowsScore(Strategy):
         self, state: _SeekFillers | _CountSymbols | _Arrange, guess: int, answer: int
     ) -> _SeekFillers | _CountSymbols | _Arrange:
         n, k = self.game.length, self._k
-        symbols = [self.game.symbols.index(c) for c in self.game.codes[guess]]
+        symbols = self._rows[guess]
         if isinstance(state, _SeekFillers):
             if answer == 0:
                 return self._count(tuple(symbols), -1, ())
