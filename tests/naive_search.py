@@ -1,0 +1,118 @@
+"""Slow, obviously-correct references for the exact search, on tiny games only.
+
+Everything works on code strings and frozensets, straight from the rules, and
+tries every code as a guess at every node: no symmetry, no bounds.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+from bactree.game import Answer, Game
+
+
+@lru_cache(maxsize=None)
+def score_table(game: Game) -> dict[tuple[str, str], Answer]:
+    """`game.score` of every (guess, secret) pair, looked up instead of recomputed."""
+    return {(g, s): game.score(g, s) for g in game.codes for s in game.codes}
+
+
+def parts(game: Game, secrets: frozenset[str], guess: str) -> dict[Answer, frozenset[str]]:
+    """Secrets grouped by their answer to `guess`, the all-bulls answer left out."""
+    scores = score_table(game)
+    grouped: dict[Answer, set[str]] = {}
+    for secret in secrets:
+        answer = scores[guess, secret]
+        if answer != game.solved:
+            grouped.setdefault(answer, set()).add(secret)
+    return {a: frozenset(p) for a, p in grouped.items()}
+
+
+def useful_parts(game: Game, secrets: frozenset[str], guess: str) -> dict[Answer, frozenset[str]] | None:
+    """The parts of a guess, or None when it solves nothing and leaves the set whole."""
+    split = parts(game, secrets, guess)
+    return split if guess in secrets or len(split) > 1 else None
+
+
+@lru_cache(maxsize=None)
+def min_height(game: Game) -> int:
+    """Least worst-case number of guesses over all secrets."""
+
+    @lru_cache(maxsize=None)
+    def height(secrets: frozenset[str]) -> int:
+        if len(secrets) == 1:
+            return 1
+        best = None
+        for guess in game.codes:
+            split = useful_parts(game, secrets, guess)
+            if split is None:
+                continue
+            worst = max([1 + height(p) for p in split.values()], default=1)
+            best = worst if best is None else min(best, worst)
+        return best
+
+    return height(frozenset(game.codes))
+
+
+@lru_cache(maxsize=None)
+def min_cost_tree(game: Game, depth: int | None, per_secret: bool):
+    """(least cost, tree) within `depth` guesses (None: no cap); ties to the lowest code at each node.
+
+    Cost adds, per node on a set S, |S| (total guesses) or 1 (nodes).
+    The tree is nested `(guess, {answer: subtree})`.
+    """
+
+    @lru_cache(maxsize=None)
+    def best(secrets: frozenset[str], left: int | None):
+        if left == 0:
+            return None
+        if len(secrets) == 1:
+            (only,) = secrets
+            return 1, (only, {})
+        found = None
+        for guess in game.codes:  # code order: the first minimum is the lowest code
+            split = useful_parts(game, secrets, guess)
+            if split is None:
+                continue
+            total = len(secrets) if per_secret else 1
+            subtrees = {}
+            for answer, part in split.items():
+                sub = best(part, None if left is None else left - 1)
+                if sub is None:
+                    break
+                total += sub[0]
+                subtrees[answer] = sub[1]
+            else:
+                if found is None or total < found[0]:
+                    found = (total, (guess, subtrees))
+        return found
+
+    return best(frozenset(game.codes), depth)
+
+
+def tree_to_nodes(tree) -> dict:
+    """A nested `(guess, {answer: subtree})` as tree-file node dicts."""
+    guess, children = tree
+    if not children:
+        return {"guess": guess}
+    return {"guess": guess, "next": {str(a): tree_to_nodes(children[a]) for a in sorted(children)}}
+
+
+def canonical_codes(game: Game, history: list[str]) -> set[str]:
+    """Codes least in their orbit under every (position permutation, relabelling) fixing each history code."""
+    n = game.length
+    group = []
+    for perm in itertools.permutations(range(n)):
+        for relabel in itertools.permutations(game.symbols):
+            mapping = dict(zip(game.symbols, relabel))
+
+            def act(code: str, perm=perm, mapping=mapping) -> str:
+                image = [""] * n
+                for i, symbol in enumerate(code):
+                    image[perm[i]] = mapping[symbol]
+                return "".join(image)
+
+            if all(act(h) == h for h in history):
+                group.append(act)
+    return {code for code in game.codes if all(act(code) >= code for act in group)}

@@ -1,0 +1,102 @@
+"""The exact search against brute force on tiny games, with and without its shortcuts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bactree import cost, search
+from bactree._search_kernels import _canonical_mask
+from bactree.build import build
+from bactree.codes import code_array
+from bactree.game import BactreeError, Game
+from bactree.treefile import check_document, dumps
+
+from naive_search import canonical_codes, min_cost_tree, min_height, tree_to_nodes
+
+TINY_GAMES = [
+    Game(2, "0123", False),
+    Game(3, "0123", False),
+    Game(3, "01234", False),
+    Game(2, "123", True),
+    Game(2, "1234", True),
+    Game(3, "123", True),
+]
+
+
+@pytest.fixture(params=["kernel", "python"])
+def search_paths(request, monkeypatch):
+    """Run each test twice: as shipped, and with the symmetry-pruned Python levels everywhere."""
+    if request.param == "python":
+        monkeypatch.setattr(search, "KERNEL_DEPTH", 1)
+        monkeypatch.setattr(cost, "SYMMETRY_MIN_SET", 3)
+    return request.param
+
+
+@pytest.mark.parametrize("game", TINY_GAMES, ids=str)
+def test_min_height_matches_brute_force(game, search_paths):
+    assert search.Solver(game).min_height() == min_height(game)
+
+
+@pytest.mark.parametrize("game", TINY_GAMES, ids=str)
+@pytest.mark.parametrize("tie_break", ["nodes", "total"])
+def test_worst_case_tree_matches_brute_force(game, tie_break, search_paths):
+    height = min_height(game)
+    expected_cost, expected_tree = min_cost_tree(game, height, per_secret=tie_break == "total")
+    result = build(game, "worst-case", tie_break)
+    assert result.cost == expected_cost
+    assert result.document["root"] == tree_to_nodes(expected_tree)
+    assert result.document["stats"]["max_guesses"] == height
+    check_document(result.document)
+
+
+@pytest.mark.parametrize("game", TINY_GAMES, ids=str)
+def test_expected_tree_matches_brute_force(game, search_paths):
+    expected_total, expected_tree = min_cost_tree(game, None, per_secret=True)
+    result = build(game, "expected")
+    assert result.stats["total_guesses"] == expected_total
+    assert result.document["root"] == tree_to_nodes(expected_tree)
+
+
+@pytest.mark.parametrize("game", TINY_GAMES[2:], ids=str)
+def test_expected_with_cap_equals_worst_case_total_tie_break(game):
+    height = min_height(game)
+    capped = build(game, "expected", max_guesses=height).document
+    tied = build(game, "worst-case", "total").document
+    assert capped["root"] == tied["root"]
+    assert capped["stats"] == tied["stats"]
+
+
+def test_build_is_byte_identical():
+    game = Game(3, "01234", False)
+    assert dumps(build(game).document) == dumps(build(game).document)
+
+
+def test_cap_below_least_height_is_refused():
+    with pytest.raises(BactreeError, match="least is 4"):
+        build(Game(3, "01234", False), "expected", max_guesses=3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    game=st.sampled_from([Game(3, "01234", False), Game(2, "0123", False), Game(3, "123", True), Game(2, "1234", True)]),
+    picks=st.lists(st.integers(min_value=0, max_value=10**6), min_size=0, max_size=3),
+)
+def test_canonical_mask_matches_orbit_minima(game, picks):
+    history = [game.codes[p % len(game.codes)] for p in picks]
+    codes = code_array(game)
+    past = codes[[game.code_index[h] for h in history]] if history else codes[:0]
+    perms = search.Solver(game).perms
+    mask = _canonical_mask(codes, past, perms, game.num_symbols)
+    got = {code for code, keep in zip(game.codes, mask) if keep}
+    assert got == canonical_codes(game, history)
+
+
+def test_level_caps_bound_what_depth_can_solve():
+    game = Game(4, "0123456789", False)
+    caps = search.level_caps(game, 4)
+    assert list(caps[1:]) == [1, 14, 183, 2380]
+    assert cost.level_fill(1 + 13 + 5, 13) == 1 + 2 * 13 + 3 * 5
+    assert np.all(np.diff(caps[1:]) > 0)
