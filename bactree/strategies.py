@@ -179,6 +179,14 @@ class CowsScore(Strategy):
         super().__init__(game, seed)
         self._k = game.num_symbols
         self._rows = code_array(game).tolist()
+        self._index = {tuple(row): i for i, row in enumerate(self._rows)}
+        self._uniforms: list[float] = []
+
+    def _below(self, bound: int) -> int:
+        """A uniform integer in [0, bound), from floats drawn in blocks (one generator call each is slow)."""
+        if not self._uniforms:
+            self._uniforms = self.rng.random(4096).tolist()
+        return int(self._uniforms.pop() * bound)
 
     def start(self) -> _SeekFillers | _CountSymbols:
         if self.game.repeats:
@@ -186,7 +194,7 @@ class CowsScore(Strategy):
         return _SeekFillers(0, (), 0)
 
     def _code(self, symbols: Sequence[int]) -> int:
-        return self.game.code_index["".join(self.game.symbols[s] for s in symbols)]
+        return self._index[tuple(symbols)]
 
     def choose(self, state: _SeekFillers | _CountSymbols | _Arrange) -> int:
         n = self.game.length
@@ -197,7 +205,7 @@ class CowsScore(Strategy):
             while len(order) < min(self._k, state.window + n):
                 # A random ordering, drawn one symbol at a time as the windows reach it.
                 rest = [s for s in range(self._k) if s not in order]
-                order.append(rest[int(self.rng.integers(len(rest)))])
+                order.append(rest[self._below(len(rest))])
             return self._code([order[(state.window + j) % self._k] for j in range(n)])
         if isinstance(state, _CountSymbols):
             if state.symbol >= self._k:
@@ -205,7 +213,11 @@ class CowsScore(Strategy):
             if self.game.repeats:
                 return self._code([state.symbol] * n)
             return self._code([state.symbol, *state.fillers[: n - 1]])
-        return self._code([int(s) for s in self.rng.permutation(state.found)])
+        shuffled = list(state.found)
+        for i in range(len(shuffled) - 1, 0, -1):  # Fisher-Yates
+            j = self._below(i + 1)
+            shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
+        return self._code(shuffled)
 
     def advance(
         self, state: _SeekFillers | _CountSymbols | _Arrange, guess: int, answer: int
