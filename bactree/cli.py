@@ -8,6 +8,7 @@ status 2; a tree that fails `verify` exits 1.
 from __future__ import annotations
 
 import sys
+import time
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -300,98 +301,43 @@ def compile_strategy(
         )
 
 
-def game_option(game: str | None, length: int | None, symbols: str | None, repeats: bool | None) -> Game | None:
-    """The game the shared options describe, or None when none is given (a tree file then decides)."""
-    if game is None and length is None and symbols is None and repeats is None:
-        return None
-    return resolve_game(game or "bulls-cows", length, symbols, repeats)
-
-
 @app.command()
-def walk(
-    file: Annotated[
-        Optional[Path],
-        typer.Argument(help="Tree file (default: the game's shipped worst-case tree).", show_default=False),
-    ] = None,
-    game: GameName = None,  # type: ignore[assignment]
+def build(
+    objective: Annotated[str, typer.Option("--objective", "-O", help="worst-case (least height) or expected (least total guesses).")] = "worst-case",
+    game: GameName = "bulls-cows",
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
-    secret: Annotated[
-        Optional[str], typer.Option("--secret", help="Play this secret without asking and print the transcript.")
-    ] = None,
+    tie_break: Annotated[str, typer.Option("--tie-break", help="With worst-case: minimise nodes or total guesses among the least-height trees.")] = "nodes",
+    max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write [default: trees/<game>-<objective>.json].")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; only the summary line.")] = False,
 ) -> None:
-    """The computer finds the secret you hold in mind, following a tree.
+    """Compile a provably optimal tree and write it as a tree file (atomically).
 
-    Answer each guess as 1B2C, 1b2c, '1 2' or 12; u takes back an answer, q quits.
-    Answers that no secret fits are refused, naming the earlier answers they contradict.
-
-    Example: bactree walk --game mastermind
+    Example: bactree build --objective worst-case --game mastermind -o mm.json
     """
-    from .play import WalkSession, open_tree, walk_secret
+    from .build import build as build_tree
+    from .game import game_slug
+    from .treefile import dumps, write_atomic
 
     with cli_errors():
-        tree = open_tree(file, game_option(game, length, symbols, repeats))
-        if secret is not None:
-            walk_secret(tree, secret, typer.echo)
-            return
-        status = WalkSession(tree, input, typer.echo).run()
-    raise typer.Exit(status)
+        chosen = resolve_game(game, length, symbols, repeats)
+        began = time.perf_counter()
 
+        def progress(message: str) -> None:
+            typer.echo(f"[{time.perf_counter() - began:7.1f}s] {message}", err=True)
 
-class Mode(str, Enum):
-    """Who plays whom in `bactree play`."""
-
-    solo = "solo"
-    versus = "versus"
-    referee = "referee"
-
-
-@app.command()
-def play(
-    mode: Annotated[
-        Mode,
-        typer.Option(
-            "--mode",
-            "-m",
-            help="solo: find the computer's secret; versus: race the computer; referee: two people, answers checked.",
-        ),
-    ] = Mode.solo,
-    game: GameName = None,  # type: ignore[assignment]
-    length: Length = None,
-    symbols: Symbols = None,
-    repeats: Repeats = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Pick the computer's secret reproducibly.")] = None,
-    hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
-    tree_file: Annotated[
-        Optional[Path],
-        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's shipped worst-case tree)."),
-    ] = None,
-) -> None:
-    """Play a game at the terminal: alone, against the computer, or two people with the computer as referee.
-
-    Guesses that are not codes of the game and answers that contradict earlier
-    ones are refused with the reason; q quits.
-
-    Example: bactree play --mode versus --hints
-    """
-    from .game import preset
-    from .play import RefereeSession, SoloSession, VersusSession, open_tree, pick_secret
-
-    with cli_errors():
-        chosen = game_option(game, length, symbols, repeats)
-        if tree_file is not None and mode is not Mode.versus:
-            raise BactreeError("--tree is only used with --mode versus")
-        if mode is Mode.versus:
-            tree = open_tree(tree_file, chosen)
-            session = VersusSession(tree, pick_secret(tree.game, seed), input, typer.echo, hints)
-        elif mode is Mode.solo:
-            chosen = chosen or preset("bulls-cows")
-            session = SoloSession(chosen, pick_secret(chosen, seed), input, typer.echo, hints)
-        else:
-            session = RefereeSession(chosen or preset("bulls-cows"), input, typer.echo, hints)
-        status = session.run()
-    raise typer.Exit(status)
+        result = build_tree(chosen, objective, tie_break, max_guesses, None if quiet else progress)
+        if output is None:
+            suffix = f"-max{max_guesses}" if max_guesses is not None else ""
+            output = Path("trees") / f"{game_slug(chosen)}-{objective}{suffix}.json"
+        write_atomic(output, dumps(result.document))
+        stats = result.stats
+        typer.echo(
+            f"{output}: height {stats['max_guesses']}, {stats['nodes']} nodes, total {stats['total_guesses']}, "
+            f"mean {stats['mean_guesses']:.4f}, optimal, {result.seconds:.1f}s"
+        )
 
 
 def main() -> None:
