@@ -1,0 +1,46 @@
+"""The README's strategy tables are real output: recomputed here, every figure but the time."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bactree.evaluate import Evaluation, evaluate, evaluate_all
+from bactree.game import make_game
+from bactree.strategies import make_strategy
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def readme_table(command: str) -> dict[str, list[str]]:
+    """Rows of the table printed after `$ command` in the README: name -> every column but seconds."""
+    text = README.read_text()
+    start = text.index(f"$ {command}\n") + len(command) + 3
+    rows: dict[str, list[str]] = {}
+    for line in text[start:].splitlines()[2:]:
+        if not line or line.startswith(("$", "```")):
+            break
+        name, *figures = line.split()
+        rows[name] = figures[:-1]
+    return rows
+
+
+def figures(result: Evaluation) -> list[str]:
+    mean = "-" if result.mean_guesses is None else f"{result.mean_guesses:.4f}"
+    return [str(result.plays), mean, str(result.max_guesses), str(result.total_guesses), str(result.failures)]
+
+
+def test_the_3_of_10_table_is_reproduced() -> None:
+    rows = readme_table("bactree evaluate --all --length 3 --runs 10")
+    results = evaluate_all(make_game("bulls-cows", length=3), runs=10, seed=0, trees=README.parent / "trees")
+    assert [r.name for r in results] == list(rows)
+    for result in results:
+        assert figures(result) == rows[result.name], result.name
+
+
+def test_the_quick_rows_of_the_4_of_10_table_are_reproduced() -> None:
+    rows = readme_table("bactree evaluate --all --runs 10 --plot docs/strategies-4x10.png")
+    assert len(rows) >= 11 and re.fullmatch(r"\d+\.\d{4}", rows["knuth"][1])
+    game = make_game("bulls-cows")
+    for name in ("enumerate", "first-consistent"):
+        assert figures(evaluate(make_strategy(name, game))) == rows[name], name
