@@ -237,14 +237,15 @@ def evaluate(
     with cli_errors():
         from .evaluate import DEFAULT_MAX_GUESSES, badness, comparison_table, evaluate_all, plot_histograms
         from .evaluate import evaluate as run
-        from .strategies import make_strategy
+        from .strategies import STRATEGIES, make_strategy
 
         the_game = resolve_game(game, length, symbols, repeats)
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
         if not strategy and not all_strategies:
             raise BactreeError("give --strategy NAME (or several), or --all")
         results = evaluate_all(the_game, runs, seed, cap, trees) if all_strategies else []
-        results += [run(make_strategy(spec, the_game, seed), runs, cap) for spec in strategy or []]
+        extra = [spec for spec in strategy or [] if not (all_strategies and spec in STRATEGIES)]
+        results += [run(make_strategy(spec, the_game, seed), runs, cap) for spec in extra]
         results.sort(key=badness, reverse=True)
         if plot is not None:
             plot_histograms(results, plot, title=str(the_game))

@@ -149,3 +149,9 @@ def test_plot_without_matplotlib_says_how_to_get_it(monkeypatch: pytest.MonkeyPa
 def test_help_states_the_library_defaults() -> None:
     assert f"Default {DEFAULT_MAX_GUESSES}." in " ".join(run("evaluate", "--help")[1].split())
     assert f"Default {DEFAULT_MAX_NODES}." in " ".join(run("compile", "--help")[1].split())
+
+
+def test_a_strategy_named_beside_all_is_not_played_twice() -> None:
+    code, out, _ = run("evaluate", "--all", "-s", "knuth", *SMALL, "--trees", "no-such-folder", "--json")
+    assert code == 0
+    assert [item["name"] for item in orjson.loads(out)].count("knuth") == 1

@@ -65,10 +65,10 @@ def test_evaluation_matches_playing_each_secret_from_scratch(name: str) -> None:
 
 @st.composite
 def game_and_history(draw: st.DrawFn) -> tuple[Game, list[tuple[str, Answer]]]:
-    """A small game (at most 60 codes) and the answers of a random secret to random guesses."""
+    """A small game (at most 125 codes) and the answers of a random secret to random guesses."""
     repeats = draw(st.booleans())
     length = draw(st.integers(1, 3))
-    k = draw(st.integers(length if not repeats else 1, 5 if repeats else 5))
+    k = draw(st.integers(1 if repeats else length, 5))
     alphabet = draw(st.permutations("ABCDE"))[:k]
     game = Game(length, "".join(alphabet), repeats)
     codes = st.sampled_from(game.codes)
