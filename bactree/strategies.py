@@ -67,7 +67,11 @@ class Strategy(ABC):
         """The state after `guess` got the encoded `answer` (never the all-bulls one)."""
 
     def next_guess(self, history: Sequence[tuple[str, Answer]] = ()) -> str:
-        """The guess to make after `history`, a sequence of (guess, answer) pairs."""
+        """The guess to make after `history`, a sequence of (guess, answer) pairs.
+
+        The guesses should be this strategy's own: a history-driven rule
+        (`cows-score`, a tree file) follows its plan from what they show.
+        """
         game = self.game
         state = self.start()
         for text, answer in history:
@@ -227,8 +231,9 @@ class CowsScore(Strategy):
         if isinstance(state, _SeekFillers):
             if answer == 0:
                 return self._count(tuple(symbols), -1, ())
-            seen = len(state.order)
-            order = state.order + tuple(symbols[seen - state.window :]) if seen < k else state.order
+            # The window shows the next symbols of this pass's ordering (none once it wraps).
+            shown = tuple(s for s in symbols if s not in state.order)
+            order = state.order + shown[: max(0, min(k, state.window + n) - len(state.order))]
             if state.window + 1 == k:
                 return _SeekFillers(state.passes + 1, (), 0)
             return _SeekFillers(state.passes, order, state.window + 1)
