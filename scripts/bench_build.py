@@ -1,0 +1,70 @@
+"""Benchmark `bactree build`: fresh processes, numba load apart from search, median of runs, peak memory.
+
+Usage: python scripts/bench_build.py [--game bulls-cows] [--objective worst-case] [--runs 3]
+
+Each run is a new Python process that (1) imports bactree and loads (or, on a
+cold cache, compiles) the numba kernels on a tiny game, then (2) builds the
+requested tree. It reports both times, the whole wall time of the process and
+its peak resident memory; the script prints medians over the runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+CHILD = r"""
+import json, resource, sys, time
+t0 = time.perf_counter()
+from bactree.build import build
+from bactree.game import Game, make_game
+build(Game(3, "01234", False))  # loads every kernel used by the search
+t1 = time.perf_counter()
+result = build(make_game(sys.argv[1]), sys.argv[2], "nodes", None if sys.argv[3] == "-" else int(sys.argv[3]))
+t2 = time.perf_counter()
+stats = result.stats
+print(json.dumps({
+    "load": t1 - t0, "search": t2 - t1, "sets": result.searched,
+    "height": stats["max_guesses"], "nodes": stats["nodes"], "total": stats["total_guesses"],
+    "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+}))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="bulls-cows")
+    parser.add_argument("--objective", default="worst-case")
+    parser.add_argument("--max-guesses", default="-")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    rows = []
+    for run in range(args.runs):
+        began = time.perf_counter()
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, args.game, args.objective, args.max_guesses],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        row = json.loads(out.strip().splitlines()[-1])
+        row["wall"] = time.perf_counter() - began
+        rows.append(row)
+        print(
+            f"run {run + 1}: wall {row['wall']:.2f}s = kernels {row['load']:.2f}s + search {row['search']:.2f}s "
+            f"(+ interpreter); peak {row['peak_mib']:.0f} MiB; height {row['height']}, "
+            f"{row['nodes']} nodes, total {row['total']}",
+            flush=True,
+        )
+    print(
+        f"{args.game} {args.objective}: median wall {statistics.median(r['wall'] for r in rows):.2f}s, "
+        f"kernel load {statistics.median(r['load'] for r in rows):.2f}s, "
+        f"search {statistics.median(r['search'] for r in rows):.2f}s, "
+        f"peak {max(r['peak_mib'] for r in rows):.0f} MiB over {args.runs} runs"
+    )
+
+
+if __name__ == "__main__":
+    main()
