@@ -264,7 +264,7 @@ def evaluate(
             )
             typer.echo("histogram: " + " ".join(f"{k}:{v}" for k, v in r.histogram.items()))
         else:
-            typer.echo(f"{the_game}; sorted by failures, then mean, best last")
+            typer.echo(f"{the_game}; by failures, then mean, best last; proven-optimal trees at the end")
             typer.echo(comparison_table(results))
 
 

@@ -46,6 +46,7 @@ class Evaluation:
     histogram: dict[int, int]
     failures: int
     seconds: float
+    optimal: bool = False  # a tree file proven optimal for its objective
 
     @property
     def total_guesses(self) -> int:
@@ -70,6 +71,7 @@ class Evaluation:
             "histogram": {str(k): self.histogram[k] for k in sorted(self.histogram)},
             "failures": self.failures,
             "seconds": self.seconds,
+            "optimal": self.optimal,
         }
 
 
@@ -98,7 +100,8 @@ def evaluate(strategy: Strategy, runs: int = 1, max_guesses: int = DEFAULT_MAX_G
     else:
         walk = _walk(strategy, cap, build=False, max_nodes=0)
         histogram, failures, plays = walk.histogram, walk.failures, secrets
-    return Evaluation(strategy.name, plays, dict(sorted(histogram.items())), failures, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return Evaluation(strategy.name, plays, dict(sorted(histogram.items())), failures, seconds, strategy.optimal)
 
 
 def _play_each(strategy: Strategy, runs: int, cap: int | None) -> tuple[Counter[int], int]:
@@ -219,10 +222,20 @@ def tree_files(game: Game, folder: str | Path) -> list[Path]:
     return found
 
 
-def badness(evaluation: Evaluation) -> tuple[int, float, float]:
-    """Ranking key, lower is better: failures, then mean, then maximum guesses."""
+def badness(evaluation: Evaluation) -> tuple[bool, int, float, float]:
+    """Ranking key, lower is better: proven-optimal trees first, then failures, mean, maximum guesses.
+
+    An optimal tree is best at its own objective (a worst-case tree may have
+    a higher mean than a heuristic with the same maximum), so such trees rank
+    as the reference rows rather than by mean.
+    """
     mean, worst = evaluation.mean_guesses, evaluation.max_guesses
-    return (evaluation.failures, math.inf if mean is None else mean, math.inf if worst is None else worst)
+    return (
+        not evaluation.optimal,
+        evaluation.failures,
+        math.inf if mean is None else mean,
+        math.inf if worst is None else worst,
+    )
 
 
 def evaluate_all(

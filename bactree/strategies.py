@@ -49,6 +49,8 @@ class Strategy(ABC):
     hard_mode: ClassVar[bool] = False
     #: How the rule breaks ties, recorded in compiled tree files.
     tie_breaks: ClassVar[tuple[str, ...]] = ()
+    #: A tree file proven optimal for its objective (see `TreeStrategy`).
+    optimal: bool = False
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game
@@ -452,6 +454,7 @@ class TreeStrategy(Strategy):
             raise BactreeError(f"tree file {str(self.path)!r} is for {tree_game}, not {game}")
         check_document(doc, str(self.path))
         self.name = f"tree:{self.path.stem}"
+        self.optimal = doc["optimal"]
         self.root: Node = doc["root"]
 
     def start(self) -> Node:

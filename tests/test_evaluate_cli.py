@@ -14,7 +14,7 @@ from bactree.evaluate import DEFAULT_MAX_GUESSES, DEFAULT_MAX_NODES
 
 runner = CliRunner()
 SMALL = ["--length", "2", "--symbols", "0123", "--repeats"]  # Mastermind 2x4: 16 codes
-FIELDS = {"name", "plays", "total_guesses", "max_guesses", "mean_guesses", "histogram", "failures", "seconds"}
+FIELDS = {"name", "plays", "total_guesses", "max_guesses", "mean_guesses", "histogram", "failures", "seconds", "optimal"}
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -60,7 +60,7 @@ def test_evaluate_all_is_a_table_best_last_with_tree_files(tmp_path: Path) -> No
     code, out, _ = run("evaluate", "--all", *SMALL, "--trees", str(trees), "--seed", "4")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "2 of '0123', repeats; sorted by failures, then mean, best last"
+    assert lines[0] == "2 of '0123', repeats; by failures, then mean, best last; proven-optimal trees at the end"
     names = [line.split()[0] for line in lines[2:]]
     assert sorted(names) == sorted(
         ["random", "enumerate", "cows-score", "random-consistent", "first-consistent", "least-frequent",
@@ -155,3 +155,16 @@ def test_a_strategy_named_beside_all_is_not_played_twice() -> None:
     code, out, _ = run("evaluate", "--all", "-s", "knuth", *SMALL, "--trees", "no-such-folder", "--json")
     assert code == 0
     assert [item["name"] for item in orjson.loads(out)].count("knuth") == 1
+
+
+def test_proven_optimal_trees_are_the_last_rows(tmp_path: Path) -> None:
+    """A tree marked optimal ranks after every heuristic, even one with a lower mean."""
+    trees = tmp_path / "trees"
+    run("compile", "-s", "first-consistent", *SMALL, "-o", str(trees / "marked.json"))
+    doc = orjson.loads((trees / "marked.json").read_bytes())
+    doc["optimal"] = True  # not true, but only the flag matters for the ranking
+    (trees / "marked.json").write_bytes(orjson.dumps(doc))
+    data = orjson.loads(run("evaluate", "--all", *SMALL, "--trees", str(trees), "--json")[1])
+    assert data[-1]["name"] == "tree:marked" and data[-1]["optimal"] is True
+    assert not any(item["optimal"] for item in data[:-1])
+    assert min(item["mean_guesses"] for item in data) < data[-1]["mean_guesses"]

@@ -44,3 +44,9 @@ def test_the_quick_rows_of_the_4_of_10_table_are_reproduced() -> None:
     game = make_game("bulls-cows")
     for name in ("enumerate", "first-consistent"):
         assert figures(evaluate(make_strategy(name, game))) == rows[name], name
+    names = list(rows)
+    for path in sorted((README.parent / "trees").glob("bulls-cows-4x10-*.json")):
+        tree = make_strategy(str(path), game)
+        assert figures(evaluate(tree)) == rows[tree.name], tree.name
+        if tree.optimal:  # only tree files follow an optimal tree
+            assert all(n.startswith("tree:") for n in names[names.index(tree.name) :])
