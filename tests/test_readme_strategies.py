@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import re
 from pathlib import Path
 
@@ -50,3 +51,14 @@ def test_the_quick_rows_of_the_4_of_10_table_are_reproduced() -> None:
         assert figures(evaluate(tree)) == rows[tree.name], tree.name
         if tree.optimal:  # only tree files follow an optimal tree
             assert all(n.startswith("tree:") for n in names[names.index(tree.name) :])
+
+
+def test_the_python_session_runs_as_shown() -> None:
+    section = README.read_text().split("## Strategies compared", 1)[1]
+    match = re.search(r"```pycon\n(.*?)```", section, re.S)
+    assert match, "the section has no Python session"
+    test = doctest.DocTestParser().get_doctest(match.group(1), {}, "README", str(README), 0)
+    assert len(test.examples) >= 5
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
