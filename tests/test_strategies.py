@@ -64,13 +64,27 @@ def test_evaluation_matches_playing_each_secret_from_scratch(name: str) -> None:
 
 
 @st.composite
-def game_and_history(draw: st.DrawFn) -> tuple[Game, list[tuple[str, Answer]]]:
-    """A small game (at most 125 codes) and the answers of a random secret to random guesses."""
+def small_games(draw: st.DrawFn) -> Game:
+    """A game of at most 125 codes over an alphabet in a shuffled order."""
     repeats = draw(st.booleans())
     length = draw(st.integers(1, 3))
     k = draw(st.integers(1 if repeats else length, 5))
     alphabet = draw(st.permutations("ABCDE"))[:k]
-    game = Game(length, "".join(alphabet), repeats)
+    return Game(length, "".join(alphabet), repeats)
+
+
+@settings(max_examples=30, deadline=None)
+@given(small_games(), st.sampled_from(["enumerate", *DETERMINISTIC]))
+def test_every_deterministic_strategy_compiles_to_a_verified_tree(game: Game, name: str) -> None:
+    replay = check_document(strategy_tree(make_strategy(name, game)), name)
+    result = evaluate(make_strategy(name, game))
+    assert (result.histogram, result.failures) == (replay.histogram, 0)
+
+
+@st.composite
+def game_and_history(draw: st.DrawFn) -> tuple[Game, list[tuple[str, Answer]]]:
+    """A small game and the answers of a random secret to random guesses."""
+    game = draw(small_games())
     codes = st.sampled_from(game.codes)
     secret = draw(codes)
     guesses = draw(st.lists(codes.filter(lambda g: g != secret), max_size=3))
