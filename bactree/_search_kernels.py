@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+INFINITE = 1 << 60  # the cost of an impossible tree; sums of a few stay below int64 overflow
+
 
 @njit(cache=True)
 def _stabiliser(history, perms, num_symbols):
@@ -236,3 +238,128 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots):
                     keep[jy] = False
         start = stop
     return keep
+
+
+@njit(cache=True)
+def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, floor, per_secret):
+    """Least additive cost of `subset` within `depth` guesses if below `bound`, else a value >= bound.
+
+    Branch and bound over every code (still-possible ones first), each guess
+    seeded with `floor[size]` per part, a proven lower bound by size; guesses
+    that split `subset` exactly as an earlier one did are skipped. A guess
+    costs |S| (`per_secret`, total guesses) or 1 (nodes).
+    """
+    s = subset.shape[0]
+    if s == 1:
+        return 1
+    if depth <= 1 or s > caps[depth]:
+        return INFINITE
+    if s == 2:
+        return 3 if per_secret else 2
+    lowest = floor[s]
+    if lowest >= bound:
+        return lowest
+    if not per_secret:
+        # One node per secret is reached exactly by trees of still-possible guesses.
+        if _find_guess(table, subset, depth, guesses[:0], guesses[:0], solved, num_slots, caps) >= 0:
+            return s
+        lowest = s + 1
+        if lowest >= bound:
+            return lowest
+    num_codes = table.shape[1]
+    member = np.zeros(num_codes, np.bool_)
+    for x in subset:
+        member[x] = True
+    here = s if per_secret else 1
+    limit = caps[depth - 1]
+    total_guesses = s + guesses.shape[0]
+    bases = np.empty(total_guesses, np.int64)
+    codes = np.empty(total_guesses, np.int64)
+    counts = np.zeros(num_slots, np.int64)
+    num = 0
+    for idx in range(total_guesses):
+        if idx < s:
+            g = subset[idx]
+        else:
+            g = guesses[idx - s]
+            if member[g]:
+                continue
+        row = table[g]
+        counts[:] = 0
+        fits = True
+        for x in subset:
+            a = row[x]
+            counts[a] += 1
+            if a != solved and counts[a] > limit:
+                fits = False
+                break
+        if not fits:
+            continue
+        if counts[solved] == 0 and counts.max() == s:
+            continue  # tells nothing
+        base = here
+        for a in range(num_slots):
+            if a != solved and counts[a] > 0:
+                base += floor[counts[a]]
+        if base >= bound:
+            continue
+        bases[num] = base
+        codes[num] = g
+        num += 1
+    order = np.argsort(bases[:num], kind="mergesort")
+    best = bound
+    labels = np.empty((num, s), np.int8)
+    hashes = np.empty(num, np.uint64)
+    seen_first = np.full(num_slots, -1, np.int8)
+    tried = 0
+    for j in order:
+        base = bases[j]
+        if base >= best:
+            break  # sorted: no later guess can do better
+        g = codes[j]
+        row = table[g]
+        # Label the partition canonically and skip it if an earlier guess gave it.
+        seen_first[:] = -1
+        next_label = 1
+        h = np.uint64(1469598103934665603)
+        for i in range(s):
+            a = row[subset[i]]
+            if a == solved:
+                label = 0
+            else:
+                if seen_first[a] < 0:
+                    seen_first[a] = next_label
+                    next_label += 1
+                label = seen_first[a]
+            labels[tried, i] = label
+            h = (h ^ np.uint64(label)) * np.uint64(1099511628211)
+        duplicate = False
+        for t in range(tried):
+            if hashes[t] == h and np.array_equal(labels[t], labels[tried]):
+                duplicate = True
+                break
+        if duplicate:
+            continue
+        hashes[tried] = h
+        tried += 1
+        ordered, starts, part_counts = _split(row, subset, num_slots)
+        sizes = np.empty(num_slots, np.int64)
+        for a in range(num_slots):
+            sizes[a] = -part_counts[a] if a != solved else 0
+        total = base
+        for a in np.argsort(sizes, kind="mergesort"):
+            c = part_counts[a]
+            if a == solved or c == 0:
+                continue
+            if c <= 2:
+                continue  # already exact in the floor
+            part = ordered[starts[a]:starts[a + 1]]
+            total -= floor[c]
+            total += _least_cost(table, part, depth - 1, best - total, guesses, solved, num_slots, caps, floor, per_secret)
+            if total >= best:
+                break
+        if total < best:
+            best = total
+            if best == lowest:
+                break
+    return best

@@ -78,7 +78,7 @@ def build(
                 raise BactreeError(f"no tree solves every secret within {max_guesses} guesses: the least is {height}")
             depth = min(max_guesses, depth)
         recorded = Objective("expected", (), False, max_guesses)
-    search = CostSearch(solver, cost_kind)
+    search = CostSearch(solver, cost_kind, say)
     cost = search.solve(everything, depth)
     if cost >= INFINITE:
         raise BactreeError("no tree of that height exists")  # unreachable: the height was proven

@@ -12,17 +12,23 @@ and otherwise a proven lower bound at least that large; both are memoised per
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _kernels, _search_kernels
-from .search import Solver
+from .search import Progress, Solver
 
-INFINITE = np.iinfo(np.int64).max // 4
+INFINITE = _search_kernels.INFINITE
 
 # Sets at least this large are searched over canonical guesses only (symmetry).
 SYMMETRY_MIN_SET = 24
+# Node counts: sets at most this large first try the kernel's search for a tree of
+# still-possible guesses (no memo); larger ones leave it to the memoised search.
+PERFECT_CHECK_MAX_SET = 100
+# Sets at most this large are valued by the numba kernel `_least_cost` (no memo, no symmetry).
+KERNEL_MAX_SET = 30
 
 
 @dataclass(frozen=True)
@@ -55,10 +61,17 @@ def level_fill(size: int, branching: int) -> int:
 class CostSearch:
     """Branch and bound for one cost over one game, sharing a `Solver`'s tables."""
 
-    def __init__(self, solver: Solver, cost: Cost) -> None:
+    def __init__(self, solver: Solver, cost: Cost, progress: Progress | None = None) -> None:
         self.solver = solver
+        self.progress = progress
+        self._last_report = 0.0
         self.cost = cost
         self.branching = len(solver.game.answers) - 1
+        sizes = np.arange(solver.num_codes + 1)
+        if cost.per_secret:
+            self.floor = np.array([level_fill(int(k), self.branching) for k in sizes], np.int64)
+        else:
+            self.floor = sizes.astype(np.int64)
         self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
         self.lower: dict[tuple[bytes, int], int] = {}
         self.nodes_searched = 0
@@ -69,21 +82,33 @@ class CostSearch:
         s = len(subset)
         if s > self.solver.caps[depth]:
             return INFINITE
-        if self.cost.per_secret:
-            return level_fill(s, self.branching)
-        return s  # one node per secret at least
+        return int(self.floor[s])  # level filling (total guesses), one node per secret (nodes)
 
     def _known_bound(self, key: tuple[bytes, int], subset: np.ndarray, depth: int) -> int:
         return max(self.lower_bound(subset, depth), self.lower.get(key, 0))
 
     # -- search -----------------------------------------------------------
-    def solve(self, subset: np.ndarray, depth: int, bound: int = INFINITE, history: tuple[int, ...] = ()) -> int:
-        """Exact least cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound."""
+    def solve(
+        self, subset: np.ndarray, depth: int, bound: int = INFINITE, history: tuple[int, ...] = (), kernel: bool = True
+    ) -> int:
+        """Exact least cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
+
+        Small sets go to the numba kernel, which values them without naming a
+        guess; `kernel=False` searches here so that the best guess is recorded.
+        """
         s = len(subset)
         if s == 1:
             return 1 if depth >= 1 else INFINITE
         if s > self.solver.caps[depth]:
             return INFINITE
+        if kernel and s <= KERNEL_MAX_SET:
+            solver = self.solver
+            return int(
+                _search_kernels._least_cost(
+                    solver.table, subset, depth, bound, solver.all_guesses, solver.solved,
+                    solver.num_slots, solver.caps, self.floor, self.cost.per_secret,
+                )
+            )
         key = (subset.tobytes(), depth)
         hit = self.exact.get(key)
         if hit is not None:
@@ -91,7 +116,7 @@ class CostSearch:
         floor = self._known_bound(key, subset, depth)
         if floor >= bound:
             return floor
-        if not self.cost.per_secret:
+        if not self.cost.per_secret and s <= PERFECT_CHECK_MAX_SET:
             guess = self._perfect_guess(subset, depth)
             if guess >= 0:
                 self.exact[key] = (s, guess)
@@ -116,11 +141,24 @@ class CostSearch:
                     break
             if total < limit:
                 best, best_guess = total, guess
+            if self.progress and len(history) <= 1:
+                self._report(history, guess, best if best_guess >= 0 else None)
         if best_guess >= 0:
             self.exact[key] = (best, best_guess)
             return best
         self.lower[key] = max(self.lower.get(key, 0), bound)
         return bound
+
+    def _report(self, history: tuple[int, ...], guess: int, best: int | None) -> None:
+        """A progress line at most every 2 s from the top two levels of the search."""
+        now = time.perf_counter()
+        if now - self._last_report < 2.0:
+            return
+        self._last_report = now
+        codes = self.solver.game.codes
+        where = " ".join(codes[g] for g in history + (guess,))
+        found = "none yet" if best is None else str(best)
+        self.progress(f"at {where}: best here {found}; {self.nodes_searched} sets searched")
 
     def _perfect_guess(self, subset: np.ndarray, depth: int) -> int:
         """For node counts: the lowest still-possible guess of a tree using only such guesses, or -1."""
@@ -149,11 +187,7 @@ class CostSearch:
         fits = (largest <= solver.caps[depth - 1]) & ((largest < s) | solved_here)
         pool, counts, largest, solved_here = pool[fits], counts[fits], largest[fits], solved_here[fits]
         guess_cost = self.cost.guess_cost(s)
-        if self.cost.per_secret:
-            fill = np.array([level_fill(k, self.branching) for k in range(int(largest.max(initial=0)) + 1)], np.int64)
-        else:
-            fill = np.arange(int(largest.max(initial=0)) + 1, dtype=np.int64)
-        bases = guess_cost + fill[counts].sum(axis=1)
+        bases = guess_cost + self.floor[counts].sum(axis=1)
         order = np.lexsort((pool, largest, bases))
         for j in order:
             guess = int(pool[j])
@@ -162,7 +196,7 @@ class CostSearch:
 
     def best_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
         """(least cost, lowest guess reaching it) for `subset` within `depth` guesses."""
-        cost = self.solve(subset, depth, INFINITE, history)
+        cost = self.solve(subset, depth, INFINITE, history, kernel=False)
         if len(subset) == 1:
             return cost, int(subset[0])
         if cost >= INFINITE:

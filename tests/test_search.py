@@ -32,6 +32,7 @@ def search_paths(request, monkeypatch):
     if request.param == "python":
         monkeypatch.setattr(search, "KERNEL_DEPTH", 1)
         monkeypatch.setattr(cost, "SYMMETRY_MIN_SET", 3)
+        monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
     return request.param
 
 
