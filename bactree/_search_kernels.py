@@ -241,13 +241,28 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots):
 
 
 @njit(cache=True)
-def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, floor, per_secret):
+def _set_key(subset, depth):
+    """Two independent 64-bit hashes of a sorted set and a depth: the memo key (collisions ~2**-128)."""
+    h1 = np.uint64(1469598103934665603)
+    h2 = np.uint64(depth) * np.uint64(0x9E3779B97F4A7C15)
+    for x in subset:
+        v = np.uint64(x) + np.uint64(1)
+        h1 = (h1 ^ v) * np.uint64(1099511628211)
+        z = h2 + v * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(31))) * np.uint64(0x94D049BB133111EB)
+        h2 = z ^ (z >> np.uint64(29))
+    return (h1, h2)
+
+
+@njit(cache=True)
+def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, floor, per_secret, exact, lower):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a value >= bound.
 
     Branch and bound over every code (still-possible ones first), each guess
     seeded with `floor[size]` per part, a proven lower bound by size; guesses
     that split `subset` exactly as an earlier one did are skipped. A guess
-    costs |S| (`per_secret`, total guesses) or 1 (nodes).
+    costs |S| (`per_secret`, total guesses) or 1 (nodes). `exact` and `lower`
+    (typed dicts keyed by `_set_key`) remember values and proven bounds.
     """
     s = subset.shape[0]
     if s == 1:
@@ -259,11 +274,20 @@ def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, f
     lowest = floor[s]
     if lowest >= bound:
         return lowest
+    key = _set_key(subset, depth)
+    if key in exact:
+        return exact[key]
+    if key in lower:
+        lowest = max(lowest, lower[key])
+        if lowest >= bound:
+            return lowest
     if not per_secret:
         # One node per secret is reached exactly by trees of still-possible guesses.
         if _find_guess(table, subset, depth, guesses[:0], guesses[:0], solved, num_slots, caps) >= 0:
+            exact[key] = s
             return s
-        lowest = s + 1
+        lowest = max(lowest, s + 1)
+        lower[key] = lowest
         if lowest >= bound:
             return lowest
     num_codes = table.shape[1]
@@ -355,11 +379,17 @@ def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, f
                 continue  # already exact in the floor
             part = ordered[starts[a]:starts[a + 1]]
             total -= floor[c]
-            total += _least_cost(table, part, depth - 1, best - total, guesses, solved, num_slots, caps, floor, per_secret)
+            total += _least_cost(
+                table, part, depth - 1, best - total, guesses, solved, num_slots, caps, floor, per_secret, exact, lower
+            )
             if total >= best:
                 break
         if total < best:
             best = total
             if best == lowest:
                 break
-    return best
+    if best < bound:
+        exact[key] = best
+    else:
+        lower[key] = bound
+    return bound if best >= bound else best

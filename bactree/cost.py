@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from . import _kernels, _search_kernels
@@ -73,6 +74,9 @@ class CostSearch:
         else:
             self.floor = sizes.astype(np.int64)
         self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
+        key_type = numba.types.UniTuple(numba.types.uint64, 2)
+        self.kernel_exact = numba.typed.Dict.empty(key_type, numba.types.int64)
+        self.kernel_lower = numba.typed.Dict.empty(key_type, numba.types.int64)
         self.lower: dict[tuple[bytes, int], int] = {}
         self.nodes_searched = 0
 
@@ -107,6 +111,7 @@ class CostSearch:
                 _search_kernels._least_cost(
                     solver.table, subset, depth, bound, solver.all_guesses, solver.solved,
                     solver.num_slots, solver.caps, self.floor, self.cost.per_secret,
+                    self.kernel_exact, self.kernel_lower,
                 )
             )
         key = (subset.tobytes(), depth)
@@ -141,7 +146,7 @@ class CostSearch:
                     break
             if total < limit:
                 best, best_guess = total, guess
-            if self.progress and len(history) <= 1:
+            if self.progress:
                 self._report(history, guess, best if best_guess >= 0 else None)
         if best_guess >= 0:
             self.exact[key] = (best, best_guess)
@@ -150,13 +155,14 @@ class CostSearch:
         return bound
 
     def _report(self, history: tuple[int, ...], guess: int, best: int | None) -> None:
-        """A progress line at most every 2 s from the top two levels of the search."""
+        """A progress line at most every 2 s: where the search is and the best cost found there."""
         now = time.perf_counter()
         if now - self._last_report < 2.0:
             return
         self._last_report = now
         codes = self.solver.game.codes
-        where = " ".join(codes[g] for g in history + (guess,))
+        path = history + (guess,)
+        where = " ".join(codes[g] for g in path[:4]) + (" ..." if len(path) > 4 else "")
         found = "none yet" if best is None else str(best)
         self.progress(f"at {where}: best here {found}; {self.nodes_searched} sets searched")
 
