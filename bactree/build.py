@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
-from .codes import decode_answer
-from .cost import INFINITE, NODES, TOTAL_GUESSES, Cost, CostSearch
+from .cost import INFINITE, NODES, TOTAL_GUESSES, BudgetExceeded, Cost, CostSearch
 from .game import BactreeError, Game
 from .search import Solver
-from .treefile import Node, Objective, document, node
+from .subproblems import forced_first_guess, solve_by_first_answer
+from .treefile import Objective, document
 
 OBJECTIVES = ("worst-case", "expected")
 TIE_BREAKS = {"nodes": NODES, "total": TOTAL_GUESSES}
@@ -41,6 +42,10 @@ def build(
     tie_break: str = "nodes",
     max_guesses: int | None = None,
     progress: Progress | None = None,
+    budget: int | None = None,
+    workers: int | None = None,
+    checkpoint: Path | None = None,
+    resume: bool = False,
 ) -> BuildResult:
     """Compile a provably optimal tree.
 
@@ -50,6 +55,12 @@ def build(
     guesses over all secrets, within `max_guesses` guesses if given. Remaining
     ties go to the lowest code at each node, so the same inputs give the same
     tree.
+
+    When symmetry forces the first guess, an expected build solves the parts
+    of its answers as independent subproblems on `workers` processes, saving
+    each to `checkpoint` as it finishes (`resume` reuses them); a part that
+    needs more than `budget` searched sets keeps a greedy tree, and the file
+    then says `optimal: false` with a proven `lower_bound`.
     """
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
@@ -78,25 +89,22 @@ def build(
                 raise BactreeError(f"no tree solves every secret within {max_guesses} guesses: the least is {height}")
             depth = min(max_guesses, depth)
         recorded = Objective("expected", (), False, max_guesses)
-    search = CostSearch(solver, cost_kind, say)
-    cost = search.solve(everything, depth)
-    if cost >= INFINITE:
-        raise BactreeError("no tree of that height exists")  # unreachable: the height was proven
-    say(f"least {cost_kind.name}: {cost} ({search.nodes_searched} sets searched)")
-    root = _tree(search, everything, depth, ())
-    doc = document(game, recorded, True, root)
-    return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, search.nodes_searched)
-
-
-def _tree(search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> Node:
-    """The tree of least cost for `subset`, read back from the search (lowest code on ties)."""
-    game = search.solver.game
-    if len(subset) == 1:
-        return node(game.codes[int(subset[0])])
-    _, guess = search.best_guess(subset, depth, history)
-    children = {}
-    table_row = search.solver.table[guess]
-    for part in search.solver.split(subset, guess):
-        answer = decode_answer(game, table_row[part[0]])
-        children[answer] = _tree(search, part, depth - 1, history + (guess,))
-    return node(game.codes[guess], children)
+    first = forced_first_guess(solver) if objective == "expected" else None
+    if first is not None:
+        say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
+        root, cost, lower, optimal = solve_by_first_answer(
+            solver, first, depth, budget, workers, checkpoint, say, fresh=not resume,
+        )
+        searched = 0
+    else:
+        search = CostSearch(solver, cost_kind, say, budget)
+        try:
+            cost = search.solve(everything, depth)
+        except BudgetExceeded:
+            raise BactreeError(f"the search needed more than --budget {budget} sets; raise it") from None
+        if cost >= INFINITE:
+            raise BactreeError("no tree of that height exists")  # unreachable: the height was proven
+        root, lower, optimal, searched = search.tree(everything, depth), cost, True, search.nodes_searched
+    say(f"least {cost_kind.name}: {cost}" if optimal else f"best {cost_kind.name} found: {cost}, proven lower bound {lower}")
+    doc = document(game, recorded, optimal, root, None if optimal else lower)
+    return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, searched)

@@ -313,8 +313,17 @@ def build(
     max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective).")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME-OBJECTIVE.json, -maxK added with --max-guesses).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; only the summary line.")] = False,
+    budget: Annotated[
+        Optional[int],
+        typer.Option("--budget", help="Expected: most sets each subproblem may search before it keeps its greedy tree (the file then says optimal: false, with a lower bound)."),
+    ] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected: processes for the subproblems (default: one per core).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Expected: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
+
+    An interrupted expected build keeps its finished subproblems in
+    OUTPUT.resume and writes no tree file; run it again with --resume.
 
     Example: bactree build --objective worst-case --game mastermind -o mm.json
     """
@@ -329,15 +338,24 @@ def build(
         def progress(message: str) -> None:
             typer.echo(f"[{time.perf_counter() - began:7.1f}s] {message}", err=True)
 
-        result = build_tree(chosen, objective, tie_break, max_guesses, None if quiet else progress)
         if output is None:
             suffix = f"-max{max_guesses}" if max_guesses is not None else ""
             output = Path("trees") / f"{game_slug(chosen)}-{objective}{suffix}.json"
+        checkpoint = output.with_name(output.name + ".resume")
+        if resume and not checkpoint.exists():
+            raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
+        result = build_tree(
+            chosen, objective, tie_break, max_guesses, None if quiet else progress,
+            budget, workers, checkpoint, resume,
+        )
         write_atomic(output, dumps(result.document))
+        checkpoint.unlink(missing_ok=True)
         stats = result.stats
         typer.echo(
             f"{output}: height {stats['max_guesses']}, {stats['nodes']} nodes, total {stats['total_guesses']}, "
-            f"mean {stats['mean_guesses']:.4f}, optimal, {result.seconds:.1f}s"
+            f"mean {stats['mean_guesses']:.4f}, "
+            + ("optimal" if result.document["optimal"] else f"not proven optimal (lower bound {stats['lower_bound']})")
+            + f", {result.seconds:.1f}s"
         )
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import _kernels, _search_kernels
 from .search import Progress, Solver
+from .treefile import Node, node
 
 INFINITE = _search_kernels.INFINITE
 
@@ -59,13 +60,22 @@ def level_fill(size: int, branching: int) -> int:
     return total
 
 
-class CostSearch:
-    """Branch and bound for one cost over one game, sharing a `Solver`'s tables."""
+class BudgetExceeded(Exception):
+    """The search examined more sets than its budget allowed; nothing it returned is wrong, it just stopped."""
 
-    def __init__(self, solver: Solver, cost: Cost, progress: Progress | None = None) -> None:
+
+class CostSearch:
+    """Branch and bound for one cost over one game, sharing a `Solver`'s tables.
+
+    `budget` caps the sets searched here (not in the kernel); past it `solve`
+    raises `BudgetExceeded`. It counts work, not time, so runs are reproducible.
+    """
+
+    def __init__(self, solver: Solver, cost: Cost, progress: Progress | None = None, budget: int | None = None) -> None:
         self.solver = solver
+        self.budget = budget
         self.progress = progress
-        self._last_report = 0.0
+        self._last_report = time.perf_counter()
         self.cost = cost
         self.branching = len(solver.game.answers) - 1
         sizes = np.arange(solver.num_codes + 1)
@@ -131,6 +141,8 @@ class CostSearch:
                 self.lower[key] = max(self.lower.get(key, 0), floor)
                 return floor
         self.nodes_searched += 1
+        if self.budget is not None and self.nodes_searched > self.budget:
+            raise BudgetExceeded
         best, best_guess = bound, -1
         for guess, parts, base in self._candidates(subset, depth, history):
             # Ties are taken only by a lower code, so the lowest optimal guess wins.
@@ -176,7 +188,7 @@ class CostSearch:
             )
         )
 
-    def _candidates(self, subset: np.ndarray, depth: int, history: tuple[int, ...]):
+    def _candidates(self, subset: np.ndarray, depth: int, history: tuple[int, ...], with_parts: bool = True):
         """(guess, parts largest first, lower bound of the cost with it), most promising first."""
         solver = self.solver
         s = len(subset)
@@ -197,8 +209,47 @@ class CostSearch:
         order = np.lexsort((pool, largest, bases))
         for j in order:
             guess = int(pool[j])
-            parts = sorted(solver.split(subset, guess), key=len, reverse=True)
+            parts = sorted(solver.split(subset, guess), key=len, reverse=True) if with_parts else []
             yield guess, parts, int(bases[j])
+
+    def lookahead_bound(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> int:
+        """A proven lower bound one guess deep: the least, over guesses, of its cost plus its parts' floors."""
+        bases = [base for _, _, base in self._candidates(subset, depth, history, with_parts=False)]
+        return max(min(bases, default=INFINITE), self.lower_bound(subset, depth))
+
+    def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
+        """A good tree quickly, as (cost, node): the best-bound guess at each node, exact on small sets.
+
+        Its cost is an upper bound that lets the exact search prune from the start.
+        """
+        game = self.solver.game
+        s = len(subset)
+        if s == 1:
+            return 1, node(game.codes[int(subset[0])])
+        if s <= KERNEL_MAX_SET:
+            cost = self.solve(subset, depth, INFINITE, history, kernel=False)
+            return cost, self.tree(subset, depth, history)
+        for guess, parts, _ in self._candidates(subset, depth, history):
+            total = self.cost.guess_cost(s)
+            children = {}
+            for part in parts:
+                sub_cost, children[self.solver.answer_to(guess, part)] = self.greedy(part, depth - 1, history + (guess,))
+                total += sub_cost
+            if total < INFINITE:
+                return total, node(game.codes[guess], children)
+        return INFINITE, node(game.codes[int(subset[0])])
+
+    def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
+        """The tree of least cost for `subset`, read back from the search (lowest code on ties)."""
+        game = self.solver.game
+        if len(subset) == 1:
+            return node(game.codes[int(subset[0])])
+        _, guess = self.best_guess(subset, depth, history)
+        children = {
+            self.solver.answer_to(guess, part): self.tree(part, depth - 1, history + (guess,))
+            for part in self.solver.split(subset, guess)
+        }
+        return node(game.codes[guess], children)
 
     def best_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
         """(least cost, lowest guess reaching it) for `subset` within `depth` guesses."""

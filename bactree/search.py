@@ -18,8 +18,8 @@ from typing import Callable
 import numpy as np
 
 from . import _kernels, _search_kernels
-from .codes import answer_table, code_array, num_slots, solved_slot
-from .game import Game
+from .codes import answer_table, code_array, decode_answer, num_slots, solved_slot
+from .game import Answer, Game
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
 KERNEL_DEPTH = 3
@@ -144,6 +144,10 @@ class Solver:
             for a in range(self.num_slots)
             if counts[a] and a != self.solved
         ]
+
+    def answer_to(self, guess: int, part: np.ndarray) -> Answer:
+        """The answer every secret of `part` gives to `guess`."""
+        return decode_answer(self.game, self.table[guess, part[0]])
 
     def min_height(self) -> int:
         """The least worst case over all secrets, proven: every smaller height refuted."""
