@@ -68,6 +68,7 @@ def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str]) -> Par
     search = CostSearch(solver, TOTAL_GUESSES, progress=lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True))
     history = (first,)
     greedy_cost, greedy_tree = search.greedy(part, depth, history)
+    search.progress(f"greedy tree: total {greedy_cost} ({time.perf_counter() - start:.1f}s); now the exact search")
     search.budget = None if budget is None else search.nodes_searched + budget
     try:
         cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)

@@ -1,0 +1,59 @@
+"""Expected-length builds split into subproblems: resume, budget and lower bounds."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from bactree import cost
+from bactree.build import build
+from bactree.cli import app
+from bactree.game import Game
+from bactree.treefile import check_document, dumps
+
+from naive_search import min_cost_tree
+
+GAME = Game(3, "01234", False)  # the first guess is forced by symmetry: 7 subproblems
+
+
+def test_interrupted_build_resumes_to_the_same_bytes(tmp_path):
+    fresh = dumps(build(GAME, "expected", workers=1).document)
+    checkpoint = tmp_path / "tree.json.resume"
+
+    def interrupt_after_two(message: str) -> None:
+        if message.startswith("2/7"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build(GAME, "expected", progress=interrupt_after_two, workers=1, checkpoint=checkpoint)
+    saved = orjson.loads(checkpoint.read_bytes())
+    assert len(saved["parts"]) == 2
+    messages = []
+    resumed = build(GAME, "expected", progress=messages.append, workers=1, checkpoint=checkpoint, resume=True)
+    assert "resuming: 2 of 7 subproblems already done" in messages
+    assert dumps(resumed.document) == fresh
+
+
+def test_budget_keeps_greedy_trees_with_a_proven_lower_bound(monkeypatch):
+    # Small sets are otherwise solved exactly even by the greedy pass.
+    monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
+    optimum, _ = min_cost_tree(GAME, None, per_secret=True)
+    doc = build(GAME, "expected", budget=0, workers=1).document
+    check_document(doc)
+    stats = doc["stats"]
+    assert doc["optimal"] is False
+    assert stats["lower_bound"] <= optimum <= stats["total_guesses"]
+    assert stats["lower_bound"] > 60 + 59  # better than one guess for every secret
+
+
+def test_cli_interrupted_build_writes_no_tree_and_resume_needs_a_checkpoint(tmp_path):
+    out = tmp_path / "t.json"
+    result = CliRunner().invoke(app, ["build", "-O", "expected", "-n", "3", "--symbols", "01234", "-o", str(out), "--resume", "-q"])
+    assert result.exit_code == 2
+    assert "nothing to resume" in result.output
+    assert not out.exists()
+    result = CliRunner().invoke(app, ["build", "-O", "expected", "-n", "3", "--symbols", "01234", "-o", str(out), "-q", "-j", "2"])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "t.json.resume").exists()
+    assert orjson.loads(out.read_bytes())["stats"]["total_guesses"] == min_cost_tree(GAME, None, True)[0]
