@@ -117,6 +117,38 @@ def _split(row, subset, num_slots):
 
 
 @njit(cache=True)
+def _count_parts(row, subset, counts, solved, limit):
+    """Fill `counts` with part sizes by answer; False as soon as a part besides all-bulls exceeds `limit`."""
+    counts[:] = 0
+    for x in subset:
+        a = row[x]
+        counts[a] += 1
+        if a != solved and counts[a] > limit:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _label_parts(row, subset, solved, seen_first, labels):
+    """Write canonical part labels of `subset` (0: solved by the guess; then order of appearance); return their hash."""
+    seen_first[:] = -1
+    next_label = 1
+    h = np.uint64(1469598103934665603)
+    for i in range(subset.shape[0]):
+        a = row[subset[i]]
+        if a == solved:
+            label = 0
+        else:
+            if seen_first[a] < 0:
+                seen_first[a] = next_label
+                next_label += 1
+            label = seen_first[a]
+        labels[i] = label
+        h = (h ^ np.uint64(label)) * np.uint64(1099511628211)
+    return h
+
+
+@njit(cache=True)
 def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
     """A guess after which `subset` is solved within `depth` guesses in all, or -1 if none.
 
@@ -152,16 +184,7 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
             if member[g]:
                 continue
         row = table[g]
-        counts[:] = 0
-        fits = True
-        for x in subset:
-            a = row[x]
-            if a != solved:
-                counts[a] += 1
-                if counts[a] > limit:
-                    fits = False
-                    break
-        if not fits:
+        if not _count_parts(row, subset, counts, solved, limit):
             continue
         if depth == 2:
             return g
@@ -201,26 +224,11 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots):
     """
     num = candidates.shape[0]
     s = subset.shape[0]
-    labels = np.empty((num, s), np.int16)
+    labels = np.empty((num, s), np.int8)
     hashes = np.empty(num, np.uint64)
-    first_seen = np.full(num_slots, -1, np.int16)
+    seen_first = np.full(num_slots, -1, np.int8)
     for j in range(num):
-        row = table[candidates[j]]
-        first_seen[:] = -1
-        next_label = 1
-        h = np.uint64(1469598103934665603)
-        for i in range(s):
-            a = row[subset[i]]
-            if a == solved:
-                label = 0  # the secret solved by this very guess
-            else:
-                if first_seen[a] < 0:
-                    first_seen[a] = next_label
-                    next_label += 1
-                label = first_seen[a]
-            labels[j, i] = label
-            h = (h ^ np.uint64(label)) * np.uint64(1099511628211)
-        hashes[j] = h
+        hashes[j] = _label_parts(table[candidates[j]], subset, solved, seen_first, labels[j])
     order = np.argsort(hashes, kind="mergesort")  # stable: keeps candidates' order within a hash
     keep = np.ones(num, np.bool_)
     start = 0
@@ -309,15 +317,7 @@ def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, f
             if member[g]:
                 continue
         row = table[g]
-        counts[:] = 0
-        fits = True
-        for x in subset:
-            a = row[x]
-            counts[a] += 1
-            if a != solved and counts[a] > limit:
-                fits = False
-                break
-        if not fits:
+        if not _count_parts(row, subset, counts, solved, limit):
             continue
         if counts[solved] == 0 and counts.max() == s:
             continue  # tells nothing
@@ -342,21 +342,8 @@ def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, f
             break  # sorted: no later guess can do better
         g = codes[j]
         row = table[g]
-        # Label the partition canonically and skip it if an earlier guess gave it.
-        seen_first[:] = -1
-        next_label = 1
-        h = np.uint64(1469598103934665603)
-        for i in range(s):
-            a = row[subset[i]]
-            if a == solved:
-                label = 0
-            else:
-                if seen_first[a] < 0:
-                    seen_first[a] = next_label
-                    next_label += 1
-                label = seen_first[a]
-            labels[tried, i] = label
-            h = (h ^ np.uint64(label)) * np.uint64(1099511628211)
+        # Skip the guess if an earlier one split the set the same way.
+        h = _label_parts(row, subset, solved, seen_first, labels[tried])
         duplicate = False
         for t in range(tried):
             if hashes[t] == h and np.array_equal(labels[t], labels[tried]):
