@@ -212,11 +212,6 @@ class CostSearch:
             parts = sorted(solver.split(subset, guess), key=len, reverse=True) if with_parts else []
             yield guess, parts, int(bases[j])
 
-    def lookahead_bound(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> int:
-        """A proven lower bound one guess deep: the least, over guesses, of its cost plus its parts' floors."""
-        bases = [base for _, _, base in self._candidates(subset, depth, history, with_parts=False)]
-        return max(min(bases, default=INFINITE), self.lower_bound(subset, depth))
-
     def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
         """A good tree quickly, as (cost, node): the best-bound guess at each node, exact on small sets.
 
@@ -238,6 +233,41 @@ class CostSearch:
             if total < INFINITE:
                 return total, node(game.codes[guess], children)
         return INFINITE, node(game.codes[int(subset[0])])
+
+    def refine(self, subset: np.ndarray, depth: int, history: tuple[int, ...], budget: int) -> tuple[int, int, Node]:
+        """(cost, proven lower bound, tree): exact if `budget` searched sets suffice, else best effort.
+
+        Past the budget the best-bound guess is kept here and each of its
+        parts is refined in turn, so only the top of a hard set stays greedy.
+        The bound is the lesser of that guess's cost with its parts' bounds
+        and every other guess's one-level bound.
+        """
+        s = len(subset)
+        if s == 1:
+            return 1, 1, node(self.solver.game.codes[int(subset[0])])
+        greedy_cost, _ = self.greedy(subset, depth, history)
+        self.budget = self.nodes_searched + budget
+        try:
+            cost = self.solve(subset, depth, greedy_cost + 1, history, kernel=False)
+            return cost, cost, self.tree(subset, depth, history)
+        except BudgetExceeded:
+            pass
+        finally:
+            self.budget = None
+        candidates = [(guess, base) for guess, _, base in self._candidates(subset, depth, history, with_parts=False)]
+        guess = candidates[0][0]
+        total = lower = self.cost.guess_cost(s)
+        children = {}
+        for part in self.solver.split(subset, guess):
+            part_cost, part_lower, children[self.solver.answer_to(guess, part)] = self.refine(
+                part, depth - 1, history + (guess,), budget
+            )
+            total += part_cost
+            lower += part_lower
+        others = min((base for _, base in candidates[1:]), default=INFINITE)
+        if self.progress:
+            self.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {min(lower, others)}")
+        return total, min(lower, others), node(self.solver.game.codes[guess], children)
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
         """The tree of least cost for `subset`, read back from the search (lowest code on ties)."""

@@ -22,7 +22,7 @@ from typing import Any, Callable
 import numpy as np
 import orjson
 
-from .cost import INFINITE, TOTAL_GUESSES, BudgetExceeded, CostSearch
+from .cost import TOTAL_GUESSES, CostSearch
 from .game import BactreeError, Game
 from .search import Solver
 from .treefile import Node, node, write_atomic
@@ -57,7 +57,7 @@ _worker_solver: Solver | None = None
 
 
 def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str]) -> PartResult:
-    """Worker: greedy tree, then exact search under its cost (within the budget)."""
+    """Worker: greedy tree, then exact search under its cost; with a budget, `CostSearch.refine`."""
     global _worker_solver
     game, first, part, depth, budget, answer = task
     if _worker_solver is None or _worker_solver.game != game:
@@ -67,20 +67,15 @@ def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str]) -> Par
     tag = f"{game.codes[first]} {answer}"
     search = CostSearch(solver, TOTAL_GUESSES, progress=lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True))
     history = (first,)
-    greedy_cost, greedy_tree = search.greedy(part, depth, history)
-    search.progress(f"greedy tree: total {greedy_cost} ({time.perf_counter() - start:.1f}s); now the exact search")
-    search.budget = None if budget is None else search.nodes_searched + budget
-    try:
-        cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)
-    except BudgetExceeded:
-        if greedy_cost >= INFINITE:
-            raise BactreeError(f"subproblem {answer} exceeded the budget and the greedy tree breaks the cap") from None
-        bound = search.lookahead_bound(part, depth, history)
-        return PartResult(answer, len(part), greedy_cost, bound, False, greedy_tree,
+    if budget is not None:
+        cost, lower, tree = search.refine(part, depth, history, budget)
+        return PartResult(answer, len(part), cost, lower, cost == lower, tree,
                           time.perf_counter() - start, search.nodes_searched)
+    greedy_cost, _ = search.greedy(part, depth, history)
+    search.progress(f"greedy tree: total {greedy_cost} ({time.perf_counter() - start:.1f}s); now the exact search")
+    cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)
     tree = search.tree(part, depth, history)
     return PartResult(answer, len(part), cost, cost, True, tree, time.perf_counter() - start, search.nodes_searched)
-
 
 def solve_by_first_answer(
     solver: Solver,
