@@ -239,8 +239,9 @@ class CostSearch:
 
         Past the budget the best-bound guess is kept here and each of its
         parts is refined in turn, so only the top of a hard set stays greedy.
-        The bound is the lesser of that guess's cost with its parts' bounds
-        and every other guess's one-level bound.
+        The bound is the least, over every first guess, of its cost plus a
+        bound of each part (the kept guess: its parts' refined bounds; the
+        others: one more guess of lookahead).
         """
         s = len(subset)
         if s == 1:
@@ -258,16 +259,37 @@ class CostSearch:
         guess = candidates[0][0]
         total = lower = self.cost.guess_cost(s)
         children = {}
-        for part in self.solver.split(subset, guess):
+        for part in self.solver.split(subset, guess):  # parts of the kept guess
             part_cost, part_lower, children[self.solver.answer_to(guess, part)] = self.refine(
                 part, depth - 1, history + (guess,), budget
             )
             total += part_cost
             lower += part_lower
-        others = min((base for _, base in candidates[1:]), default=INFINITE)
+        # Any other first guess costs at least its own cost plus its parts' bounds.
+        for other, base in candidates[1:]:
+            if base >= lower:
+                break  # sorted by base: no later guess can go lower
+            bound = self.cost.guess_cost(s)
+            for part in self.solver.split(subset, other):
+                bound += self.part_bound(part, depth - 1, history + (other,))
+                if bound >= lower:
+                    break
+            lower = min(lower, bound)
         if self.progress:
-            self.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {min(lower, others)}")
-        return total, min(lower, others), node(self.solver.game.codes[guess], children)
+            self.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {lower}")
+        return total, lower, node(self.solver.game.codes[guess], children)
+
+    def part_bound(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> int:
+        """A proven lower bound of `subset`: what the search already knows, or one guess of lookahead."""
+        s = len(subset)
+        key = (subset.tobytes(), depth)
+        if key in self.exact:
+            return self.exact[key][0]
+        known = self._known_bound(key, subset, depth)
+        if s <= 2:
+            return known  # the floor is exact
+        lookahead = min((base for _, _, base in self._candidates(subset, depth, history, with_parts=False)), default=INFINITE)
+        return max(known, lookahead)
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
         """The tree of least cost for `subset`, read back from the search (lowest code on ties)."""

@@ -56,23 +56,25 @@ def forced_first_guess(solver: Solver) -> int | None:
 _worker_solver: Solver | None = None
 
 
-def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str]) -> PartResult:
+def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str, bool]) -> PartResult:
     """Worker: greedy tree, then exact search under its cost; with a budget, `CostSearch.refine`."""
     global _worker_solver
-    game, first, part, depth, budget, answer = task
+    game, first, part, depth, budget, answer, verbose = task
     if _worker_solver is None or _worker_solver.game != game:
         _worker_solver = Solver(game)
     solver = _worker_solver
     start = time.perf_counter()
     tag = f"{game.codes[first]} {answer}"
-    search = CostSearch(solver, TOTAL_GUESSES, progress=lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True))
+    report = (lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)) if verbose else None
+    search = CostSearch(solver, TOTAL_GUESSES, progress=report)
     history = (first,)
     if budget is not None:
         cost, lower, tree = search.refine(part, depth, history, budget)
         return PartResult(answer, len(part), cost, lower, cost == lower, tree,
                           time.perf_counter() - start, search.nodes_searched)
     greedy_cost, _ = search.greedy(part, depth, history)
-    search.progress(f"greedy tree: total {greedy_cost} ({time.perf_counter() - start:.1f}s); now the exact search")
+    if report:
+        report(f"greedy tree: total {greedy_cost} ({time.perf_counter() - start:.1f}s); now the exact search")
     cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)
     tree = search.tree(part, depth, history)
     return PartResult(answer, len(part), cost, cost, True, tree, time.perf_counter() - start, search.nodes_searched)
@@ -112,7 +114,7 @@ def solve_by_first_answer(
             write_atomic(resume, orjson.dumps({"header": header, "parts": ordered}))
 
     tasks = [
-        (game, first, part, depth - 1, budget, answer)
+        (game, first, part, depth - 1, budget, answer, progress is not None)
         for part, answer in sorted(zip(parts, answers), key=lambda pa: -len(pa[0]))
         if answer not in done
     ]

@@ -49,7 +49,7 @@ def main() -> None:
     total = lower = 0
     for part in parts:
         answer = str(solver.answer_to(first, part))
-        r = _solve_part((game, first, part, depth, args.budget, answer))
+        r = _solve_part((game, first, part, depth, args.budget, answer, False))
         total, lower = total + r.cost, lower + r.lower_bound
         print(f"{answer:>6} {r.size:>7} {r.cost:>7} {r.lower_bound:>7} {str(r.optimal):>6} {r.sets:>7} {r.seconds:>8.1f} {peak_mib():>8.0f}", flush=True)
     everything = len(parts) == len(solver.split(solver.all_guesses, first))
