@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .cost import INFINITE, NODES, TOTAL_GUESSES, BudgetExceeded, Cost, CostSearch
+from .cost import NODES, TOTAL_GUESSES, Cost, CostSearch
 from .game import BactreeError, Game
 from .search import Solver
 from .subproblems import forced_first_guess, solve_by_first_answer
@@ -58,9 +58,11 @@ def build(
 
     When symmetry forces the first guess, an expected build solves the parts
     of its answers as independent subproblems on `workers` processes, saving
-    each to `checkpoint` as it finishes (`resume` reuses them); a part that
-    needs more than `budget` searched sets keeps a greedy tree, and the file
-    then says `optimal: false` with a proven `lower_bound`.
+    each to `checkpoint` as it finishes (`resume` reuses them). With a
+    `budget` of searched sets, a set that needs more keeps its best-bound
+    guess and its parts are refined in turn (`CostSearch.refine`); the file
+    then says `optimal: false` with a proven `lower_bound`, unless the bounds
+    meet.
     """
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
@@ -72,39 +74,36 @@ def build(
     start = time.perf_counter()
     solver = Solver(game, progress=say)
     everything = solver.all_guesses
-    if objective == "worst-case":
+    if objective == "worst-case" or max_guesses is not None:
         height = solver.min_height()
-        say(f"height {height} proven in {time.perf_counter() - start:.1f}s; minimising {tie_break}")
+        say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
         if max_guesses is not None and max_guesses < height:
             raise BactreeError(f"no tree solves every secret within {max_guesses} guesses: the least is {height}")
+    if objective == "worst-case":
         cost_kind: Cost = TIE_BREAKS[tie_break]
         depth = height
         recorded = Objective("worst-case", (tie_break,), False, max_guesses)
     else:
         cost_kind = TOTAL_GUESSES
-        depth = solver.num_codes  # no tree needs more guesses than there are codes
-        if max_guesses is not None:
-            height = solver.min_height()
-            if max_guesses < height:
-                raise BactreeError(f"no tree solves every secret within {max_guesses} guesses: the least is {height}")
-            depth = min(max_guesses, depth)
+        # No tree needs more guesses than there are codes.
+        depth = solver.num_codes if max_guesses is None else min(max_guesses, solver.num_codes)
         recorded = Objective("expected", (), False, max_guesses)
+    say(f"minimising {cost_kind.name} within {depth} guesses")
     first = forced_first_guess(solver) if objective == "expected" else None
     if first is not None:
         say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
-        root, cost, lower, optimal = solve_by_first_answer(
+        root, cost, lower, searched = solve_by_first_answer(
             solver, first, depth, budget, workers, checkpoint, say, fresh=not resume,
         )
-        searched = 0
     else:
-        search = CostSearch(solver, cost_kind, say, budget)
-        try:
-            cost = search.solve(everything, depth)
-        except BudgetExceeded:
-            raise BactreeError(f"the search needed more than --budget {budget} sets; raise it") from None
-        if cost >= INFINITE:
-            raise BactreeError("no tree of that height exists")  # unreachable: the height was proven
-        root, lower, optimal, searched = search.tree(everything, depth), cost, True, search.nodes_searched
+        search = CostSearch(solver, cost_kind, say)
+        if budget is None:
+            cost = lower = search.solve(everything, depth)
+            root = search.tree(everything, depth)
+        else:
+            cost, lower, root = search.refine(everything, depth, (), budget)
+        searched = search.nodes_searched
+    optimal = cost == lower
     say(f"least {cost_kind.name}: {cost}" if optimal else f"best {cost_kind.name} found: {cost}, proven lower bound {lower}")
     doc = document(game, recorded, optimal, root, None if optimal else lower)
     return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, searched)

@@ -88,8 +88,8 @@ def solve_by_first_answer(
     resume: Path | None = None,
     progress: Progress | None = None,
     fresh: bool = True,
-) -> tuple[Node, int, int, bool]:
-    """(tree, total, lower bound, optimal) for the whole game, first guess fixed.
+) -> tuple[Node, int, int, int]:
+    """(tree, total, proven lower bound, sets searched) for the whole game, first guess fixed.
 
     Finished subproblems are saved to the file `resume` as they come, so an
     interrupted build loses at most the ones under way; unless `fresh`,
@@ -135,4 +135,4 @@ def solve_by_first_answer(
     total = size + sum(r.cost for r in results)
     lower = size + sum(r.lower_bound for r in results)
     children = {solver.answer_to(first, part): r.tree for part, r in zip(parts, results)}
-    return node(game.codes[first], children), total, lower, all(r.optimal for r in results)
+    return node(game.codes[first], children), total, lower, sum(r.sets for r in results)
