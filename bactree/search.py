@@ -48,8 +48,6 @@ class SearchStats:
     python_nodes: int = 0
     kernel_calls: int = 0
     memo_hits: int = 0
-    symmetry_skipped: int = 0
-    seconds: float = 0.0
     refuted: list[int] = field(default_factory=list)
 
 
@@ -164,7 +162,10 @@ class Solver:
                 break
             self.stats.refuted.append(depth)
             if self.progress:
-                self.progress(f"height {depth}: refuted ({time.perf_counter() - start:.1f}s)")
+                stats = self.stats
+                self.progress(
+                    f"height {depth}: refuted ({time.perf_counter() - start:.1f}s; {stats.python_nodes} sets searched "
+                    f"with symmetry, {stats.kernel_calls} kernel searches, {stats.memo_hits} memo hits)"
+                )
             depth += 1
-        self.stats.seconds = time.perf_counter() - start
         return depth

@@ -38,7 +38,10 @@ def search_paths(request, monkeypatch):
 
 @pytest.mark.parametrize("game", TINY_GAMES, ids=str)
 def test_min_height_matches_brute_force(game, search_paths):
-    assert search.Solver(game).min_height() == min_height(game)
+    solver = search.Solver(game)
+    height = solver.min_height()
+    assert height == min_height(game)
+    assert solver.stats.refuted == list(range(1, height))  # every smaller height refuted
 
 
 @pytest.mark.parametrize("game", TINY_GAMES, ids=str)
