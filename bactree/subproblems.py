@@ -125,9 +125,12 @@ def solve_by_first_answer(
             done[result.answer] = result
             save()
             proven = "optimal" if result.optimal else f"greedy, lower bound {result.lower_bound}"
+            covered = sum(r.size for r in done.values())
             say(
                 f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, "
-                f"total {result.cost} ({proven}), {result.sets} sets, {result.seconds:.1f}s "
+                f"total {result.cost} ({proven}), {result.sets} sets, {result.seconds:.1f}s; "
+                f"{covered}/{len(solver.all_guesses) - 1} secrets done, their total between "
+                f"{sum(r.lower_bound for r in done.values())} and {sum(r.cost for r in done.values())} "
                 f"[{time.perf_counter() - began:.0f}s elapsed]"
             )
     results = [done[a] for a in answers]
