@@ -116,14 +116,6 @@ class Game:
                 found.append(Answer(bulls, cows))
         return tuple(found)
 
-    def _pattern_code(self, code: str) -> str:
-        """`code` with symbols relabelled in order of first appearance (same answers up to symmetry)."""
-        first: dict[str, str] = {}
-        for symbol in code:
-            if symbol not in first:
-                first[symbol] = self.symbols[len(first)]
-        return "".join(first[s] for s in code)
-
     @property
     def solved(self) -> Answer:
         """The all-bulls answer that ends the game."""
