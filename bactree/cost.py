@@ -29,7 +29,7 @@ SYMMETRY_MIN_SET = 24
 # Node counts: sets at most this large first try the kernel's search for a tree of
 # still-possible guesses (no memo); larger ones leave it to the memoised search.
 PERFECT_CHECK_MAX_SET = 100
-# Sets at most this large are valued by the numba kernel `_least_cost` (no memo, no symmetry).
+# Sets at most this large are valued by the numba kernel `_least_cost` (own memo, no symmetry).
 KERNEL_MAX_SET = 30
 
 
@@ -67,13 +67,14 @@ class BudgetExceeded(Exception):
 class CostSearch:
     """Branch and bound for one cost over one game, sharing a `Solver`'s tables.
 
-    `budget` caps the sets searched here (not in the kernel); past it `solve`
-    raises `BudgetExceeded`. It counts work, not time, so runs are reproducible.
+    While `refine` runs, `budget` caps the sets searched here (not in the
+    kernel); past it `solve` raises `BudgetExceeded`. It counts work, not
+    time, so runs are reproducible.
     """
 
-    def __init__(self, solver: Solver, cost: Cost, progress: Progress | None = None, budget: int | None = None) -> None:
+    def __init__(self, solver: Solver, cost: Cost, progress: Progress | None = None) -> None:
         self.solver = solver
-        self.budget = budget
+        self.budget: int | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
         self.cost = cost
