@@ -4,9 +4,10 @@ When symmetry leaves one first guess (every code alike, as in Bulls and
 Cows), the least total is that guess's cost plus the least total of each
 part it makes, and the parts are independent. Each part is a subproblem:
 it gets a greedy tree first (an upper bound), then the exact branch and
-bound under that bound. Subproblems run in worker processes, finished ones
-are saved to a resume file as they come, and one that exceeds its work
-budget keeps its greedy tree with a proven lower bound instead of a proof.
+bound under that bound. Subproblems run in worker processes, and finished
+ones are saved to a resume file as they come. With a work budget a part is
+refined instead (`CostSearch.refine`): exact where the budget suffices,
+best-bound guesses above that, and a proven lower bound either way.
 """
 
 from __future__ import annotations
