@@ -7,7 +7,6 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable
 
-import numpy as np
 
 from .cost import NODES, TOTAL_GUESSES, Cost, CostSearch
 from .game import BactreeError, Game

@@ -106,6 +106,8 @@ def walk_secret(tree: Tree, secret: str, write: Writer) -> int:
 class Session(ABC):
     """What every session shares: the game, line input and output, and a clean ending."""
 
+    computer_guess = "guess"  # how undo names the computer's guesses
+
     def __init__(self, game: Game, read: Reader, write: Writer) -> None:
         self.game = game
         self.read = read
@@ -167,7 +169,7 @@ class Session(ABC):
             self.write("  Nothing to take back yet.")
             return
         guess, answer = walk.undo()
-        self.write(f"  Taken back: your answer {answer} to guess {len(walk.history) + 1} ({guess}).")
+        self.write(f"  Taken back: your answer {answer} to {self.computer_guess} {len(walk.history) + 1} ({guess}).")
 
 
 class WalkSession(Session):
@@ -222,6 +224,8 @@ class VersusSession(Session):
     in as many guesses as the other is a draw.
     """
 
+    computer_guess = "my guess"
+
     def __init__(self, tree: Tree, secret: str, read: Reader, write: Writer, hints: bool = False) -> None:
         super().__init__(tree.game, read, write)
         self.tree = tree
@@ -255,13 +259,6 @@ class VersusSession(Session):
                 self.write(f"  {err}")
                 continue
             return guess, self.game.score(guess, self.secret)
-
-    def take_back(self, walk: Walk) -> None:
-        if not walk.history:
-            self.write("  Nothing to take back yet.")
-            return
-        guess, answer = walk.undo()
-        self.write(f"  Taken back: your answer {answer} to my guess {len(walk.history) + 1} ({guess}).")
 
     def verdict(self, yours: int, found: bool, walk: Walk) -> str:
         """Who won, and in how many guesses."""
