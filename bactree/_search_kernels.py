@@ -263,14 +263,99 @@ def _set_key(subset, depth):
 
 
 @njit(cache=True)
-def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, floor, per_secret, exact, lower):
-    """Least additive cost of `subset` within `depth` guesses if below `bound`, else a value >= bound.
+def _guess_bases(table, subset, solved, num_slots, floor):
+    """For every code as a guess on `subset`: (sum of `floor[part size]` over its parts, largest part, solves one).
+
+    The all-bulls answer is not a part. Reads `table[x, g]`, which equals
+    `table[g, x]` because an answer does not depend on which code is the
+    guess: the rows of the secrets stay in cache while g sweeps the codes.
+    """
+    num_codes = table.shape[1]
+    sums = np.zeros(num_codes, np.int64)
+    largest = np.zeros(num_codes, np.int64)
+    hits = np.zeros(num_codes, np.bool_)
+    counts = np.zeros(num_slots, np.int64)
+    for g in range(num_codes):
+        total = 0
+        most = 0
+        for x in subset:
+            a = table[x, g]
+            if a == solved:
+                hits[g] = True
+                continue
+            c = counts[a] + 1
+            counts[a] = c
+            total += floor[c] - floor[c - 1]
+            most = max(most, c)
+        for x in subset:
+            counts[table[x, g]] = 0
+        sums[g] = total
+        largest[g] = most
+    return sums, largest, hits
+
+
+@njit(cache=True)
+def _still_possible_value(table, subset, solved, num_slots, floor, limit):
+    """The least cost of `subset` when still-possible guesses settle it, or -1 if they may not.
+
+    Values each guess of `subset` from its part sizes (|subset|**2 lookups):
+    parts of at most 2 are exact in the floor, larger ones only bounded. If
+    the best exact value is no more than every other bound here and than
+    what any guess outside `subset` could reach, it is the least cost: no
+    full scan of the codes is needed. For total guesses only (a guess costs
+    |subset|), where `floor` is `level_fill`.
+    """
+    s = subset.shape[0]
+    counts = np.zeros(num_slots, np.int64)
+    best_exact = INFINITE
+    best_bound = INFINITE
+    for g in subset:
+        if not _count_parts(table[g], subset, counts, solved, limit):
+            continue
+        total = s
+        largest = 0
+        for a in range(num_slots):
+            if a != solved:
+                total += floor[counts[a]]
+                largest = max(largest, counts[a])
+        if largest <= 2:
+            best_exact = min(best_exact, total)
+        else:
+            best_bound = min(best_bound, total)
+    # Outside `subset` a guess solves nothing at once: at best its parts fill
+    # the levels as a set of s + 1 would below a guess that solves one.
+    outside = floor[s + 1] - 1
+    if best_exact <= best_bound and best_exact <= outside:
+        return best_exact
+    return -1
+
+
+@njit(cache=True)
+def _known_lower(subset, depth, floor, exact, lower):
+    """The best lower bound the memo holds for `subset` within `depth` guesses (at least the floor)."""
+    s = subset.shape[0]
+    if s <= 2:
+        return floor[s]
+    key = _set_key(subset, depth)
+    if key in exact:
+        return exact[key]
+    if key in lower:
+        return max(floor[s], lower[key])
+    return floor[s]
+
+
+@njit(cache=True)
+def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per_secret, exact, lower):
+    """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 
     Branch and bound over every code (still-possible ones first), each guess
-    seeded with `floor[size]` per part, a proven lower bound by size; guesses
+    seeded with `floor[size]` per part, a proven lower bound by size, raised
+    to what the memo knows of each part before any part is searched; guesses
     that split `subset` exactly as an earlier one did are skipped. A guess
     costs |S| (`per_secret`, total guesses) or 1 (nodes). `exact` and `lower`
-    (typed dicts keyed by `_set_key`) remember values and proven bounds.
+    (typed dicts keyed by `_set_key`) remember values and proven bounds. A
+    failed search returns the least bound over all guesses (fail-soft), so the
+    memo keeps the strongest bound it proved.
     """
     s = subset.shape[0]
     if s == 1:
@@ -291,7 +376,8 @@ def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, f
             return lowest
     if not per_secret:
         # One node per secret is reached exactly by trees of still-possible guesses.
-        if _find_guess(table, subset, depth, guesses[:0], guesses[:0], solved, num_slots, caps) >= 0:
+        no_guesses = subset[:0]
+        if _find_guess(table, subset, depth, no_guesses, no_guesses, solved, num_slots, caps) >= 0:
             exact[key] = s
             return s
         lowest = max(lowest, s + 1)
@@ -304,28 +390,34 @@ def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, f
         member[x] = True
     here = s if per_secret else 1
     limit = caps[depth - 1]
-    total_guesses = s + guesses.shape[0]
-    bases = np.empty(total_guesses, np.int64)
-    codes = np.empty(total_guesses, np.int64)
-    counts = np.zeros(num_slots, np.int64)
+    if per_secret:
+        value = _still_possible_value(table, subset, solved, num_slots, floor, limit)
+        if value >= 0:
+            exact[key] = value
+            return value
+    sums, largest, hits = _guess_bases(table, subset, solved, num_slots, floor)
+    bases = np.empty(num_codes, np.int64)
+    codes = np.empty(num_codes, np.int64)
     num = 0
-    for idx in range(total_guesses):
+    fail_low = INFINITE  # least proven bound among guesses that cannot beat `bound`
+    for idx in range(s + num_codes):
         if idx < s:
             g = subset[idx]
         else:
-            g = guesses[idx - s]
+            g = idx - s
             if member[g]:
                 continue
-        row = table[g]
-        if not _count_parts(row, subset, counts, solved, limit):
+        if largest[g] > limit:
             continue
-        if counts[solved] == 0 and counts.max() == s:
+        if not hits[g] and largest[g] == s:
             continue  # tells nothing
-        base = here
-        for a in range(num_slots):
-            if a != solved and counts[a] > 0:
-                base += floor[counts[a]]
+        base = here + sums[g]
+        if largest[g] <= 2 and base == floor[s]:
+            # Nothing beats the floor, and parts of at most 2 are valued exactly.
+            exact[key] = base
+            return base
         if base >= bound:
+            fail_low = min(fail_low, base)
             continue
         bases[num] = base
         codes[num] = g
@@ -335,10 +427,13 @@ def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, f
     labels = np.empty((num, s), np.int8)
     hashes = np.empty(num, np.uint64)
     seen_first = np.full(num_slots, -1, np.int8)
+    sizes = np.empty(num_slots, np.int64)
+    known = np.empty(num_slots, np.int64)
     tried = 0
     for j in order:
         base = bases[j]
         if base >= best:
+            fail_low = min(fail_low, base)
             break  # sorted: no later guess can do better
         g = codes[j]
         row = table[g]
@@ -354,29 +449,34 @@ def _least_cost(table, subset, depth, bound, guesses, solved, num_slots, caps, f
         hashes[tried] = h
         tried += 1
         ordered, starts, part_counts = _split(row, subset, num_slots)
-        sizes = np.empty(num_slots, np.int64)
-        for a in range(num_slots):
-            sizes[a] = -part_counts[a] if a != solved else 0
+        # Raise each part's floor to what the memo already proved of it.
         total = base
-        for a in np.argsort(sizes, kind="mergesort"):
+        for a in range(num_slots):
             c = part_counts[a]
-            if a == solved or c == 0:
-                continue
-            if c <= 2:
-                continue  # already exact in the floor
-            part = ordered[starts[a]:starts[a + 1]]
-            total -= floor[c]
-            total += _least_cost(
-                table, part, depth - 1, best - total, guesses, solved, num_slots, caps, floor, per_secret, exact, lower
-            )
+            sizes[a] = -c if a != solved else 0
+            known[a] = floor[c]
+            if a != solved and c > 2:
+                known[a] = _known_lower(ordered[starts[a]:starts[a + 1]], depth - 1, floor, exact, lower)
+                total += known[a] - floor[c]
+        for a in np.argsort(sizes, kind="mergesort"):
             if total >= best:
                 break
+            c = part_counts[a]
+            if a == solved or c <= 2:
+                continue  # parts of at most 2 are exact in the floor
+            part = ordered[starts[a]:starts[a + 1]]
+            total -= known[a]
+            total += _least_cost(
+                table, part, depth - 1, best - total, solved, num_slots, caps, floor, per_secret, exact, lower
+            )
         if total < best:
             best = total
             if best == lowest:
                 break
+        else:
+            fail_low = min(fail_low, total)
     if best < bound:
         exact[key] = best
-    else:
-        lower[key] = bound
-    return bound if best >= bound else best
+        return best
+    lower[key] = max(lowest, fail_low)
+    return max(lowest, fail_low)

@@ -120,7 +120,7 @@ class CostSearch:
             solver = self.solver
             return int(
                 _search_kernels._least_cost(
-                    solver.table, subset, depth, bound, solver.all_guesses, solver.solved,
+                    solver.table, subset, depth, bound, solver.solved,
                     solver.num_slots, solver.caps, self.floor, self.cost.per_secret,
                     self.kernel_exact, self.kernel_lower,
                 )
@@ -145,27 +145,44 @@ class CostSearch:
         if self.budget is not None and self.nodes_searched > self.budget:
             raise BudgetExceeded
         best, best_guess = bound, -1
-        for guess, parts, base in self._candidates(subset, depth, history):
+        fail_low = INFINITE  # least proven bound among guesses that cannot beat `bound`
+        for guess, base in self._candidates(subset, depth, history):
             # Ties are taken only by a lower code, so the lowest optimal guess wins.
             limit = best + 1 if (best_guess >= 0 and guess < best_guess) else best
             if base >= limit:
+                fail_low = min(fail_low, base)
                 continue
-            total = base
-            for part in parts:
-                part_floor = self.lower_bound(part, depth - 1)
-                total -= part_floor
-                total += self.solve(part, depth - 1, limit - total, history + (guess,))
+            parts = sorted(self.solver.split(subset, guess), key=len, reverse=True)
+            # Each part starts at the best bound already proven for it.
+            known = [self.memo_bound(part, depth - 1) for part in parts]
+            total = base + sum(known) - sum(int(self.floor[len(part)]) for part in parts)
+            for part, part_known in zip(parts, known):
                 if total >= limit:
                     break
+                total += self.solve(part, depth - 1, limit - total + part_known, history + (guess,)) - part_known
             if total < limit:
                 best, best_guess = total, guess
+            else:
+                fail_low = min(fail_low, total)
             if self.progress:
                 self._report(history, guess, best if best_guess >= 0 else None)
         if best_guess >= 0:
             self.exact[key] = (best, best_guess)
             return best
-        self.lower[key] = max(self.lower.get(key, 0), bound)
-        return bound
+        proven = max(floor, fail_low)
+        self.lower[key] = max(self.lower.get(key, 0), proven)
+        return proven
+
+    def memo_bound(self, subset: np.ndarray, depth: int) -> int:
+        """The best proven lower bound the memos hold for `subset` (at least the floor); no search."""
+        s = len(subset)
+        if s <= 2 or s > self.solver.caps[depth]:
+            return self.lower_bound(subset, depth)
+        if s <= KERNEL_MAX_SET:
+            return int(_search_kernels._known_lower(subset, depth, self.floor, self.kernel_exact, self.kernel_lower))
+        key = (subset.tobytes(), depth)
+        hit = self.exact.get(key)
+        return hit[0] if hit is not None else self._known_bound(key, subset, depth)
 
     def _report(self, history: tuple[int, ...], guess: int, best: int | None) -> None:
         """A progress line at most every 2 s: where the search is and the best cost found there."""
@@ -189,8 +206,8 @@ class CostSearch:
             )
         )
 
-    def _candidates(self, subset: np.ndarray, depth: int, history: tuple[int, ...], with_parts: bool = True):
-        """(guess, parts largest first, lower bound of the cost with it), most promising first."""
+    def _candidates(self, subset: np.ndarray, depth: int, history: tuple[int, ...]):
+        """(guess, lower bound of the cost with it), most promising first."""
         solver = self.solver
         s = len(subset)
         if s >= SYMMETRY_MIN_SET:
@@ -209,9 +226,7 @@ class CostSearch:
         bases = guess_cost + self.floor[counts].sum(axis=1)
         order = np.lexsort((pool, largest, bases))
         for j in order:
-            guess = int(pool[j])
-            parts = sorted(solver.split(subset, guess), key=len, reverse=True) if with_parts else []
-            yield guess, parts, int(bases[j])
+            yield int(pool[j]), int(bases[j])
 
     def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
         """A good tree quickly, as (cost, node): the best-bound guess at each node, exact on small sets.
@@ -225,10 +240,10 @@ class CostSearch:
         if s <= KERNEL_MAX_SET:
             cost = self.solve(subset, depth, INFINITE, history, kernel=False)
             return cost, self.tree(subset, depth, history)
-        for guess, parts, _ in self._candidates(subset, depth, history):
+        for guess, _ in self._candidates(subset, depth, history):
             total = self.cost.guess_cost(s)
             children = {}
-            for part in parts:
+            for part in self.solver.split(subset, guess):
                 sub_cost, children[self.solver.answer_to(guess, part)] = self.greedy(part, depth - 1, history + (guess,))
                 total += sub_cost
             if total < INFINITE:
@@ -256,7 +271,7 @@ class CostSearch:
             pass
         finally:
             self.budget = None
-        candidates = [(guess, base) for guess, _, base in self._candidates(subset, depth, history, with_parts=False)]
+        candidates = list(self._candidates(subset, depth, history))
         guess = candidates[0][0]
         total = lower = self.cost.guess_cost(s)
         children = {}
@@ -289,7 +304,7 @@ class CostSearch:
         known = self._known_bound(key, subset, depth)
         if s <= 2:
             return known  # the floor is exact
-        lookahead = min((base for _, _, base in self._candidates(subset, depth, history, with_parts=False)), default=INFINITE)
+        lookahead = min((base for _, base in self._candidates(subset, depth, history)), default=INFINITE)
         return max(known, lookahead)
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
