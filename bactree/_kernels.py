@@ -61,10 +61,14 @@ def _answer_table(guesses, secrets, num_symbols):
 
 @njit(cache=True)
 def _partition_counts(table, guesses, subset, num_slots):
-    """Part sizes: row j holds how many secrets of `subset` give each answer to `guesses[j]`."""
+    """Part sizes: row j holds how many secrets of `subset` give each answer to `guesses[j]`.
+
+    Reads `table[s, g]`, which equals `table[g, s]` (an answer does not
+    depend on which code is the guess), so each secret's row is read in order.
+    """
     out = np.zeros((guesses.shape[0], num_slots), np.int32)
-    for j in range(guesses.shape[0]):
-        row = table[guesses[j]]
-        for s in subset:
-            out[j, row[s]] += 1
+    for s in subset:
+        row = table[s]
+        for j in range(guesses.shape[0]):
+            out[j, row[guesses[j]]] += 1
     return out

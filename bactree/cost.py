@@ -145,12 +145,15 @@ class CostSearch:
         if self.budget is not None and self.nodes_searched > self.budget:
             raise BudgetExceeded
         best, best_guess = bound, -1
-        fail_low = INFINITE  # least proven bound among guesses that cannot beat `bound`
-        for guess, base in self._candidates(subset, depth, history):
+        guesses, bases, fail_low = self._candidates(subset, depth, history, bound)
+        # `fail_low`: the least proven bound among guesses that cannot beat `bound`.
+        for guess, base in zip(guesses, bases):
+            if base > best or (base == best and best_guess < 0):
+                fail_low = min(fail_low, base)
+                break  # sorted by bound: no later guess can do better
             # Ties are taken only by a lower code, so the lowest optimal guess wins.
             limit = best + 1 if (best_guess >= 0 and guess < best_guess) else best
             if base >= limit:
-                fail_low = min(fail_low, base)
                 continue
             parts = sorted(self.solver.split(subset, guess), key=len, reverse=True)
             # Each part starts at the best bound already proven for it.
@@ -206,27 +209,32 @@ class CostSearch:
             )
         )
 
-    def _candidates(self, subset: np.ndarray, depth: int, history: tuple[int, ...]):
-        """(guess, lower bound of the cost with it), most promising first."""
+    def _candidates(
+        self, subset: np.ndarray, depth: int, history: tuple[int, ...], bound: int = INFINITE
+    ) -> tuple[list[int], list[int], int]:
+        """(guesses, lower bounds of the cost with each, least bound left out), most promising first.
+
+        Kept: one guess per distinct partition (the lowest code), bound below
+        `bound`. The third value is the least bound of the guesses left out
+        for reaching `bound` (INFINITE if none): the search proves no less.
+        """
         solver = self.solver
         s = len(subset)
-        if s >= SYMMETRY_MIN_SET:
-            pool = solver.canonical_guesses(history)
-        else:
-            pool = solver.all_guesses
-        keep = _search_kernels._distinct_partitions(solver.table, pool, subset, solver.solved, solver.num_slots)
-        pool = pool[keep]
+        pool = solver.canonical_guesses(history) if s >= SYMMETRY_MIN_SET else solver.all_guesses
         counts = _kernels._partition_counts(solver.table, pool, subset, solver.num_slots)
         solved_here = counts[:, solver.solved] > 0
         counts[:, solver.solved] = 0
         largest = counts.max(axis=1)
         fits = (largest <= solver.caps[depth - 1]) & ((largest < s) | solved_here)
-        pool, counts, largest, solved_here = pool[fits], counts[fits], largest[fits], solved_here[fits]
-        guess_cost = self.cost.guess_cost(s)
-        bases = guess_cost + self.floor[counts].sum(axis=1)
+        bases = self.cost.guess_cost(s) + self.floor[counts].sum(axis=1)
+        beyond = fits & (bases >= bound)
+        left_out = int(bases[beyond].min()) if beyond.any() else INFINITE
+        keep = fits & ~beyond
+        pool, largest, bases = pool[keep], largest[keep], bases[keep]
+        distinct = _search_kernels._distinct_partitions(solver.table, pool, subset, solver.solved, solver.num_slots)
+        pool, largest, bases = pool[distinct], largest[distinct], bases[distinct]
         order = np.lexsort((pool, largest, bases))
-        for j in order:
-            yield int(pool[j]), int(bases[j])
+        return pool[order].tolist(), bases[order].tolist(), left_out
 
     def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
         """A good tree quickly, as (cost, node): the best-bound guess at each node, exact on small sets.
@@ -240,7 +248,7 @@ class CostSearch:
         if s <= KERNEL_MAX_SET:
             cost = self.solve(subset, depth, INFINITE, history, kernel=False)
             return cost, self.tree(subset, depth, history)
-        for guess, _ in self._candidates(subset, depth, history):
+        for guess in self._candidates(subset, depth, history)[0]:
             total = self.cost.guess_cost(s)
             children = {}
             for part in self.solver.split(subset, guess):
@@ -271,7 +279,7 @@ class CostSearch:
             pass
         finally:
             self.budget = None
-        candidates = list(self._candidates(subset, depth, history))
+        candidates = list(zip(*self._candidates(subset, depth, history)[:2]))
         guess = candidates[0][0]
         total = lower = self.cost.guess_cost(s)
         children = {}
@@ -304,7 +312,7 @@ class CostSearch:
         known = self._known_bound(key, subset, depth)
         if s <= 2:
             return known  # the floor is exact
-        lookahead = min((base for _, base in self._candidates(subset, depth, history)), default=INFINITE)
+        lookahead = min(self._candidates(subset, depth, history)[1], default=INFINITE)
         return max(known, lookahead)
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
