@@ -345,6 +345,38 @@ def _known_lower(subset, depth, floor, exact, lower):
 
 
 @njit(cache=True)
+def _lookahead(table, subset, depth, solved, num_slots, caps, floor, per_secret, exact, lower):
+    """A lower bound for `subset` one guess deeper than the floor, remembered in `lower`.
+
+    The least over informative guesses of the guess's cost plus the floor of
+    each part: what a search of `subset` would start from. Exact values and
+    stronger bounds already in the memo are returned as they are.
+    """
+    s = subset.shape[0]
+    if s > caps[depth]:
+        return INFINITE
+    if s <= 2:
+        return floor[s]
+    key = _set_key(subset, depth)
+    if key in exact:
+        return exact[key]
+    known = floor[s]
+    if key in lower:
+        known = max(known, lower[key])
+    sums, largest, hits = _guess_bases(table, subset, solved, num_slots, floor)
+    limit = caps[depth - 1]
+    least = INFINITE
+    for g in range(table.shape[1]):
+        if largest[g] <= limit and (hits[g] or largest[g] < s):
+            least = min(least, sums[g])
+    least += s if per_secret else 1
+    if least > known:
+        lower[key] = least
+        return least
+    return known
+
+
+@njit(cache=True)
 def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per_secret, exact, lower):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 

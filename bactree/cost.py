@@ -159,6 +159,14 @@ class CostSearch:
             # Each part starts at the best bound already proven for it.
             known = [self.memo_bound(part, depth - 1) for part in parts]
             total = base + sum(known) - sum(int(self.floor[len(part)]) for part in parts)
+            # Then the other parts to one guess of lookahead (the largest is searched first,
+            # which starts there anyway): a tighter budget for that search, or no search at all.
+            for i, part in enumerate(parts[1:], start=1):
+                if total >= limit:
+                    break
+                raised = self.lookahead_bound(part, depth - 1, history + (guess,))
+                total += raised - known[i]
+                known[i] = raised
             for part, part_known in zip(parts, known):
                 if total >= limit:
                     break
@@ -175,6 +183,25 @@ class CostSearch:
         proven = max(floor, fail_low)
         self.lower[key] = max(self.lower.get(key, 0), proven)
         return proven
+
+    def lookahead_bound(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> int:
+        """A proven lower bound of `subset` one guess deeper than the floor (remembered), or what the memo holds."""
+        s = len(subset)
+        solver = self.solver
+        if s <= KERNEL_MAX_SET:
+            return int(_search_kernels._lookahead(
+                solver.table, subset, depth, solver.solved, solver.num_slots, solver.caps, self.floor,
+                self.cost.per_secret, self.kernel_exact, self.kernel_lower,
+            ))
+        key = (subset.tobytes(), depth)
+        hit = self.exact.get(key)
+        if hit is not None:
+            return hit[0]
+        known = self._known_bound(key, subset, depth)
+        lookahead = min(self._candidates(subset, depth, history, dedupe=False)[1], default=INFINITE)
+        if lookahead > known:
+            self.lower[key] = known = lookahead
+        return known
 
     def memo_bound(self, subset: np.ndarray, depth: int) -> int:
         """The best proven lower bound the memos hold for `subset` (at least the floor); no search."""
@@ -210,7 +237,7 @@ class CostSearch:
         )
 
     def _candidates(
-        self, subset: np.ndarray, depth: int, history: tuple[int, ...], bound: int = INFINITE
+        self, subset: np.ndarray, depth: int, history: tuple[int, ...], bound: int = INFINITE, dedupe: bool = True
     ) -> tuple[list[int], list[int], int]:
         """(guesses, lower bounds of the cost with each, least bound left out), most promising first.
 
@@ -231,8 +258,9 @@ class CostSearch:
         left_out = int(bases[beyond].min()) if beyond.any() else INFINITE
         keep = fits & ~beyond
         pool, largest, bases = pool[keep], largest[keep], bases[keep]
-        distinct = _search_kernels._distinct_partitions(solver.table, pool, subset, solver.solved, solver.num_slots)
-        pool, largest, bases = pool[distinct], largest[distinct], bases[distinct]
+        if dedupe:
+            distinct = _search_kernels._distinct_partitions(solver.table, pool, subset, solver.solved, solver.num_slots)
+            pool, largest, bases = pool[distinct], largest[distinct], bases[distinct]
         order = np.lexsort((pool, largest, bases))
         return pool[order].tolist(), bases[order].tolist(), left_out
 
