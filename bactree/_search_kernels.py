@@ -346,11 +346,12 @@ def _known_lower(subset, depth, floor, exact, lower):
 
 @njit(cache=True)
 def _lookahead(table, subset, depth, solved, num_slots, caps, floor, per_secret, exact, lower):
-    """A lower bound for `subset` one guess deeper than the floor, remembered in `lower`.
+    """A lower bound for `subset` at least one guess deeper than the floor, remembered in `lower`.
 
     The least over informative guesses of the guess's cost plus the floor of
-    each part: what a search of `subset` would start from. Exact values and
-    stronger bounds already in the memo are returned as they are.
+    each part: what a search of `subset` would start from. A value already in
+    the memo came from such a lookahead or from a search, which proves at
+    least as much, so it is returned as it is.
     """
     s = subset.shape[0]
     if s > caps[depth]:
@@ -360,9 +361,9 @@ def _lookahead(table, subset, depth, solved, num_slots, caps, floor, per_secret,
     key = _set_key(subset, depth)
     if key in exact:
         return exact[key]
-    known = floor[s]
     if key in lower:
-        known = max(known, lower[key])
+        return max(floor[s], lower[key])  # a lookahead or a search: at least the lookahead bound
+    known = floor[s]
     sums, largest, hits = _guess_bases(table, subset, solved, num_slots, floor)
     limit = caps[depth - 1]
     least = INFINITE

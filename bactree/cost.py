@@ -185,9 +185,18 @@ class CostSearch:
         return proven
 
     def lookahead_bound(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> int:
-        """A proven lower bound of `subset` one guess deeper than the floor (remembered), or what the memo holds."""
+        """A proven lower bound of `subset` at least one guess deeper than the floor, remembered.
+
+        The least, over every guess, of its cost plus the floor of its parts:
+        where a search of `subset` would start. A bound already remembered
+        came from such a lookahead or from a search, which proves at least as
+        much (for node counts it may be the weaker still-possible check), so
+        it is returned as it is.
+        """
         s = len(subset)
         solver = self.solver
+        if s <= 2 or s > solver.caps[depth]:
+            return self.lower_bound(subset, depth)
         if s <= KERNEL_MAX_SET:
             return int(_search_kernels._lookahead(
                 solver.table, subset, depth, solver.solved, solver.num_slots, solver.caps, self.floor,
@@ -197,11 +206,12 @@ class CostSearch:
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
-        known = self._known_bound(key, subset, depth)
+        if key in self.lower:
+            return self._known_bound(key, subset, depth)
         lookahead = min(self._candidates(subset, depth, history, dedupe=False)[1], default=INFINITE)
-        if lookahead > known:
-            self.lower[key] = known = lookahead
-        return known
+        bound = max(self.lower_bound(subset, depth), lookahead)
+        self.lower[key] = bound
+        return bound
 
     def memo_bound(self, subset: np.ndarray, depth: int) -> int:
         """The best proven lower bound the memos hold for `subset` (at least the floor); no search."""
@@ -323,25 +333,13 @@ class CostSearch:
                 break  # sorted by base: no later guess can go lower
             bound = self.cost.guess_cost(s)
             for part in self.solver.split(subset, other):
-                bound += self.part_bound(part, depth - 1, history + (other,))
+                bound += self.lookahead_bound(part, depth - 1, history + (other,))
                 if bound >= lower:
                     break
             lower = min(lower, bound)
         if self.progress:
             self.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {lower}")
         return total, lower, node(self.solver.game.codes[guess], children)
-
-    def part_bound(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> int:
-        """A proven lower bound of `subset`: what the search already knows, or one guess of lookahead."""
-        s = len(subset)
-        key = (subset.tobytes(), depth)
-        if key in self.exact:
-            return self.exact[key][0]
-        known = self._known_bound(key, subset, depth)
-        if s <= 2:
-            return known  # the floor is exact
-        lookahead = min(self._candidates(subset, depth, history)[1], default=INFINITE)
-        return max(known, lookahead)
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
         """The tree of least cost for `subset`, read back from the search (lowest code on ties)."""
