@@ -263,25 +263,26 @@ def _set_key(subset, depth):
 
 
 @njit(cache=True)
-def _guess_bases(table, subset, solved, num_slots, floor):
-    """For every code as a guess on `subset`: (sum of `floor[part size]` over its parts, largest part, solves one).
+def _guess_bases(table, subset, guesses, solved, num_slots, floor):
+    """For each of `guesses` on `subset`: (sum of `floor[part size]` over its parts, largest part, solves one).
 
     The all-bulls answer is not a part. Reads `table[x, g]`, which equals
     `table[g, x]` because an answer does not depend on which code is the
     guess: the rows of the secrets stay in cache while g sweeps the codes.
     """
-    num_codes = table.shape[1]
-    sums = np.zeros(num_codes, np.int64)
-    largest = np.zeros(num_codes, np.int64)
-    hits = np.zeros(num_codes, np.bool_)
+    num = guesses.shape[0]
+    sums = np.zeros(num, np.int64)
+    largest = np.zeros(num, np.int64)
+    hits = np.zeros(num, np.bool_)
     counts = np.zeros(num_slots, np.int64)
-    for g in range(num_codes):
+    for j in range(num):
+        g = guesses[j]
         total = 0
         most = 0
         for x in subset:
             a = table[x, g]
             if a == solved:
-                hits[g] = True
+                hits[j] = True
                 continue
             c = counts[a] + 1
             counts[a] = c
@@ -289,8 +290,8 @@ def _guess_bases(table, subset, solved, num_slots, floor):
             most = max(most, c)
         for x in subset:
             counts[table[x, g]] = 0
-        sums[g] = total
-        largest[g] = most
+        sums[j] = total
+        largest[j] = most
     return sums, largest, hits
 
 
@@ -345,13 +346,49 @@ def _known_lower(subset, depth, floor, exact, lower):
 
 
 @njit(cache=True)
-def _lookahead(table, subset, depth, solved, num_slots, caps, floor, per_secret, exact, lower):
-    """A lower bound for `subset` at least one guess deeper than the floor, remembered in `lower`.
+def _popcount(v):
+    """Number of set bits of a 64-bit word."""
+    v = v - ((v >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (v * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
-    The least over informative guesses of the guess's cost plus the floor of
-    each part: what a search of `subset` would start from. A value already in
-    the memo came from such a lookahead or from a search, which proves at
-    least as much, so it is returned as it is.
+
+@njit(cache=True)
+def _most_answers(table, subset, solved):
+    """The most, over every code as a guess, of (answers it gets from `subset`, besides all-bulls) + 2 if one is all-bulls.
+
+    One bit per answer and code, set row by row: a streaming pass over the
+    secrets' rows of the table (`table[x, g]` equals `table[g, x]`).
+    """
+    num_codes = table.shape[1]
+    masks = np.zeros(num_codes, np.uint64)
+    for x in subset:
+        row = table[x]
+        for g in range(num_codes):
+            masks[g] |= np.uint64(1) << np.uint64(row[g])
+    solved_bit = np.uint64(1) << np.uint64(solved)
+    most = 0
+    for g in range(num_codes):
+        m = masks[g]
+        score = np.int64(_popcount(m & ~solved_bit))
+        if m & solved_bit:
+            score += 2
+        most = max(most, score)
+    return most
+
+
+@njit(cache=True)
+def _lookahead(table, subset, depth, solved, num_slots, caps, floor, per_secret, exact, lower):
+    """A lower bound for `subset` beyond the floor, from how finely one guess can split it; remembered in `lower`.
+
+    Total guesses: a part of c secrets costs at least 2c - 1 (one found at
+    once, the rest later), so a guess that gets k answers besides all-bulls
+    leaves at least 2 * (|subset| - hit) - k below it, and the cost is at
+    least 3 * |subset| - max(k + 2 * hit). Node counts: the least over guesses
+    of one plus the floor of each part. A value already in the memo came from
+    such a lookahead or from a search, which proves at least as much, so it
+    is returned as it is.
     """
     s = subset.shape[0]
     if s > caps[depth]:
@@ -364,13 +401,16 @@ def _lookahead(table, subset, depth, solved, num_slots, caps, floor, per_secret,
     if key in lower:
         return max(floor[s], lower[key])  # a lookahead or a search: at least the lookahead bound
     known = floor[s]
-    sums, largest, hits = _guess_bases(table, subset, solved, num_slots, floor)
-    limit = caps[depth - 1]
-    least = INFINITE
-    for g in range(table.shape[1]):
-        if largest[g] <= limit and (hits[g] or largest[g] < s):
-            least = min(least, sums[g])
-    least += s if per_secret else 1
+    if per_secret:
+        least = 3 * s - _most_answers(table, subset, solved)
+    else:
+        sums, largest, hits = _guess_bases(table, subset, np.arange(table.shape[1]), solved, num_slots, floor)
+        limit = caps[depth - 1]
+        least = INFINITE
+        for g in range(table.shape[1]):
+            if largest[g] <= limit and (hits[g] or largest[g] < s):
+                least = min(least, sums[g])
+        least += 1
     if least > known:
         lower[key] = least
         return least
@@ -428,7 +468,7 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per
         if value >= 0:
             exact[key] = value
             return value
-    sums, largest, hits = _guess_bases(table, subset, solved, num_slots, floor)
+    sums, largest, hits = _guess_bases(table, subset, np.arange(num_codes), solved, num_slots, floor)
     bases = np.empty(num_codes, np.int64)
     codes = np.empty(num_codes, np.int64)
     num = 0

@@ -258,12 +258,11 @@ class CostSearch:
         solver = self.solver
         s = len(subset)
         pool = solver.canonical_guesses(history) if s >= SYMMETRY_MIN_SET else solver.all_guesses
-        counts = _kernels._partition_counts(solver.table, pool, subset, solver.num_slots)
-        solved_here = counts[:, solver.solved] > 0
-        counts[:, solver.solved] = 0
-        largest = counts.max(axis=1)
+        sums, largest, solved_here = _search_kernels._guess_bases(
+            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor
+        )
         fits = (largest <= solver.caps[depth - 1]) & ((largest < s) | solved_here)
-        bases = self.cost.guess_cost(s) + self.floor[counts].sum(axis=1)
+        bases = self.cost.guess_cost(s) + sums
         beyond = fits & (bases >= bound)
         left_out = int(bases[beyond].min()) if beyond.any() else INFINITE
         keep = fits & ~beyond
