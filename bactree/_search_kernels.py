@@ -379,16 +379,15 @@ def _most_answers(table, subset, solved):
 
 
 @njit(cache=True)
-def _lookahead(table, subset, depth, solved, num_slots, caps, floor, per_secret, exact, lower):
-    """A lower bound for `subset` beyond the floor, from how finely one guess can split it; remembered in `lower`.
+def _lookahead(table, subset, depth, solved, caps, floor, exact, lower):
+    """For total guesses: a lower bound for `subset` from how finely one guess can split it; remembered in `lower`.
 
-    Total guesses: a part of c secrets costs at least 2c - 1 (one found at
-    once, the rest later), so a guess that gets k answers besides all-bulls
-    leaves at least 2 * (|subset| - hit) - k below it, and the cost is at
-    least 3 * |subset| - max(k + 2 * hit). Node counts: the least over guesses
-    of one plus the floor of each part. A value already in the memo came from
-    such a lookahead or from a search, which proves at least as much, so it
-    is returned as it is.
+    A part of c secrets costs at least 2c - 1 (one found at once, the rest
+    later), so a guess that gets k answers besides all-bulls, hit = 1 if one
+    is all-bulls, leaves at least 2 * (|subset| - hit) - k below it: the cost
+    is at least 3 * |subset| - max(k + 2 * hit). A value already in the memo
+    came from such a lookahead or from a search, which proves at least as
+    much, so it is returned as it is.
     """
     s = subset.shape[0]
     if s > caps[depth]:
@@ -399,22 +398,10 @@ def _lookahead(table, subset, depth, solved, num_slots, caps, floor, per_secret,
     if key in exact:
         return exact[key]
     if key in lower:
-        return max(floor[s], lower[key])  # a lookahead or a search: at least the lookahead bound
-    known = floor[s]
-    if per_secret:
-        least = 3 * s - _most_answers(table, subset, solved)
-    else:
-        sums, largest, hits = _guess_bases(table, subset, np.arange(table.shape[1]), solved, num_slots, floor)
-        limit = caps[depth - 1]
-        least = INFINITE
-        for g in range(table.shape[1]):
-            if largest[g] <= limit and (hits[g] or largest[g] < s):
-                least = min(least, sums[g])
-        least += 1
-    if least > known:
-        lower[key] = least
-        return least
-    return known
+        return max(floor[s], lower[key])
+    least = max(floor[s], 3 * s - _most_answers(table, subset, solved))
+    lower[key] = least
+    return least
 
 
 @njit(cache=True)

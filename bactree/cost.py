@@ -190,17 +190,19 @@ class CostSearch:
         The least, over every guess, of its cost plus the floor of its parts:
         where a search of `subset` would start. A bound already remembered
         came from such a lookahead or from a search, which proves at least as
-        much (for node counts it may be the weaker still-possible check), so
-        it is returned as it is.
+        much, so it is returned as it is. Sets of up to `KERNEL_MAX_SET` get
+        the kernel's cheaper bound from how many answers a guess can get.
         """
         s = len(subset)
         solver = self.solver
+        if not self.cost.per_secret:
+            return self.memo_bound(subset, depth)  # one node per secret: a guess of the set meets the floor
         if s <= 2 or s > solver.caps[depth]:
             return self.lower_bound(subset, depth)
         if s <= KERNEL_MAX_SET:
             return int(_search_kernels._lookahead(
-                solver.table, subset, depth, solver.solved, solver.num_slots, solver.caps, self.floor,
-                self.cost.per_secret, self.kernel_exact, self.kernel_lower,
+                solver.table, subset, depth, solver.solved, solver.caps, self.floor, self.kernel_exact,
+                self.kernel_lower,
             ))
         key = (subset.tobytes(), depth)
         hit = self.exact.get(key)
