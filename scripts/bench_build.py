@@ -5,7 +5,8 @@ Usage: python scripts/bench_build.py [--game bulls-cows] [--objective worst-case
 Each run is a new Python process that (1) imports bactree and loads (or, on a
 cold cache, compiles) the numba kernels on a tiny game, then (2) builds the
 requested tree. It reports both times, the whole wall time of the process and
-its peak resident memory; the script prints medians over the runs.
+its peak resident memory (and its largest worker's, if the build used
+worker processes); the script prints medians over the runs.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ print(json.dumps({
     "load": t1 - t0, "search": t2 - t1, "sets": result.searched,
     "height": stats["max_guesses"], "nodes": stats["nodes"], "total": stats["total_guesses"],
     "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "worker_peak_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
 }))
 """
 
@@ -54,7 +56,7 @@ def main() -> None:
         rows.append(row)
         print(
             f"run {run + 1}: wall {row['wall']:.2f}s = kernels {row['load']:.2f}s + search {row['search']:.2f}s "
-            f"(+ interpreter); peak {row['peak_mib']:.0f} MiB; height {row['height']}, "
+            f"(+ interpreter); peak {row['peak_mib']:.0f} MiB{workers(row)}; height {row['height']}, "
             f"{row['nodes']} nodes, total {row['total']}",
             flush=True,
         )
@@ -62,8 +64,14 @@ def main() -> None:
         f"{args.game} {args.objective}: median wall {statistics.median(r['wall'] for r in rows):.2f}s, "
         f"kernel load {statistics.median(r['load'] for r in rows):.2f}s, "
         f"search {statistics.median(r['search'] for r in rows):.2f}s, "
-        f"peak {max(r['peak_mib'] for r in rows):.0f} MiB over {args.runs} runs"
+        f"peak {max(r['peak_mib'] for r in rows):.0f} MiB{workers(max(rows, key=lambda r: r['worker_peak_mib']))} "
+        f"over {args.runs} runs"
     )
+
+
+def workers(row: dict) -> str:
+    """The largest worker process's peak, when the build used workers (split expected builds)."""
+    return f" (largest worker {row['worker_peak_mib']:.0f} MiB)" if row["worker_peak_mib"] else ""
 
 
 if __name__ == "__main__":

@@ -91,6 +91,21 @@ def min_cost_tree(game: Game, depth: int | None, per_secret: bool):
     return best(frozenset(game.codes), depth)
 
 
+@lru_cache(maxsize=None)
+def least_total(game: Game, secrets: frozenset[str]) -> int:
+    """Least total number of guesses to find every secret of `secrets`, any code a guess, no cap."""
+    if len(secrets) == 1:
+        return 1
+    best = None
+    for guess in game.codes:
+        split = useful_parts(game, secrets, guess)
+        if split is None:
+            continue
+        total = len(secrets) + sum(least_total(game, part) for part in split.values())
+        best = total if best is None else min(best, total)
+    return best
+
+
 def tree_to_nodes(tree) -> dict:
     """A nested `(guess, {answer: subtree})` as tree-file node dicts."""
     guess, children = tree

@@ -1,0 +1,129 @@
+"""The kernels of the expected-length search against plain-Python references.
+
+The fast scans read the answer table by secret, which is right only because
+the table is symmetric; the bounds must never exceed the brute-force optimum,
+and the values the kernels return as exact must equal it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import naive
+from bactree import _search_kernels
+from bactree.codes import answer_table
+from bactree.cost import TOTAL_GUESSES, CostSearch
+from bactree.game import Game
+from bactree.search import Solver
+from game_strategies import small_games
+from naive_search import least_total
+
+TINY_GAMES = [Game(3, "0123", False), Game(2, "12345", False), Game(2, "123", True), Game(2, "1234", True)]
+
+
+def search_for(game: Game) -> CostSearch:
+    return CostSearch(Solver(game), TOTAL_GUESSES)
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_games(max_codes=250))
+def test_answer_table_is_symmetric(game: Game) -> None:
+    """An answer does not depend on which code is the guess: the kernels read the table either way."""
+    table = answer_table(game)
+    assert np.array_equal(table, table.T)
+
+
+@pytest.mark.parametrize("game", [Game(4, "0123456789", False), Game(4, "123456", True)], ids=["bulls-cows", "mastermind"])
+def test_preset_answer_tables_are_symmetric(game: Game) -> None:
+    table = answer_table(game)
+    assert np.array_equal(table, table.T)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_codes=250), st.data())
+def test_guess_bases_equal_reference(game: Game, data: st.DataObject) -> None:
+    search = search_for(game)
+    solver = search.solver
+    size = len(game.codes)
+    index = st.integers(0, size - 1)
+    guesses = data.draw(st.lists(index, min_size=1, max_size=10))
+    subset = sorted(data.draw(st.lists(index, min_size=1, max_size=size, unique=True)))
+    sums, largest, hits = _search_kernels._guess_bases(
+        solver.table, np.array(subset, np.int64), np.array(guesses, np.int64), solver.solved, solver.num_slots,
+        search.floor,
+    )
+    counts = naive.partition_counts(game, guesses, subset)
+    for j in range(len(guesses)):
+        row = counts[j].copy()
+        solved_here = row[solver.solved] > 0
+        row[solver.solved] = 0
+        assert sums[j] == sum(int(search.floor[c]) for c in row if c > 0)
+        assert largest[j] == row.max()
+        assert hits[j] == solved_here
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**64 - 1))
+def test_popcount_counts_bits(value: int) -> None:
+    assert _search_kernels._popcount(np.uint64(value)) == bin(value).count("1")
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_codes=250), st.data())
+def test_most_answers_equals_reference(game: Game, data: st.DataObject) -> None:
+    solver = Solver(game)
+    size = len(game.codes)
+    subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
+    counts = naive.partition_counts(game, list(range(size)), subset)
+    expected = max(
+        int(np.count_nonzero(np.delete(row, solver.solved))) + 2 * int(row[solver.solved] > 0) for row in counts
+    )
+    assert _search_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved) == expected
+
+
+def random_subsets(game: Game, data: st.DataObject, most: int) -> list[int]:
+    size = len(game.codes)
+    return sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(most, size), unique=True)))
+
+
+@pytest.mark.parametrize("game", TINY_GAMES, ids=str)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_expected_kernels_against_brute_force(game: Game, data: st.DataObject) -> None:
+    """On a random set: the lookahead bounds the optimum, and the exact values equal it."""
+    search = search_for(game)
+    solver = search.solver
+    picked = random_subsets(game, data, 9)
+    subset = np.array(picked, np.int64)
+    optimum = least_total(game, frozenset(game.codes[i] for i in picked))
+    depth = solver.num_codes
+    bound = _search_kernels._lookahead(
+        solver.table, subset, depth, solver.solved, solver.caps, search.floor, search.kernel_exact, search.kernel_lower
+    )
+    assert search.floor[len(picked)] <= bound <= optimum
+    settled = _search_kernels._still_possible_value(
+        solver.table, subset, solver.solved, solver.num_slots, search.floor, solver.caps[depth - 1]
+    )
+    assert settled in (-1, optimum)
+    assert search.solve(subset, depth) == optimum  # the kernel, its memo now holding the lookahead
+    assert search.solve(subset, depth, kernel=False) == optimum  # the Python levels
+    assert search.lookahead_bound(subset, depth, ()) == optimum  # exact values are remembered
+
+
+@pytest.mark.parametrize("game", TINY_GAMES, ids=str)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_failed_search_returns_a_proven_bound(game: Game, data: st.DataObject) -> None:
+    """Below the optimum the search fails soft: it returns a bound at least its budget and at most the optimum."""
+    search = search_for(game)
+    picked = random_subsets(game, data, 9)
+    optimum = least_total(game, frozenset(game.codes[i] for i in picked))
+    budget = data.draw(st.integers(1, optimum))
+    subset = np.array(picked, np.int64)
+    for kernel in (True, False):
+        fresh = search_for(game)
+        value = fresh.solve(subset, search.solver.num_codes, budget, kernel=kernel)
+        assert budget <= value <= optimum
