@@ -405,6 +405,49 @@ def _lookahead(table, subset, depth, solved, caps, floor, exact, lower):
 
 
 @njit(cache=True)
+def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, per_secret, exact, lower, kernel_max, room):
+    """The parts of `subset` under `guess` with the bounds the kernel can give them before any search.
+
+    Returns `(ordered, starts, slots, known)`: the secrets grouped by answer,
+    where each answer's group starts, the answers with a part from the
+    largest part down (answer order on ties), and per answer a proven lower
+    bound of its part within `depth` guesses. That is the floor, raised for
+    parts of 3 to `kernel_max` secrets to what the memo holds and then, for
+    total guesses and all parts but the largest (searched first anyway), to
+    the lookahead bound, until the bounds have risen by `room`: the guess is
+    out of reach by then.
+    """
+    ordered, starts, counts = _split(table[guess], subset, num_slots)
+    sizes = np.empty(num_slots, np.int64)
+    num_parts = 0
+    for a in range(num_slots):
+        if a != solved and counts[a] > 0:
+            sizes[a] = -counts[a]
+            num_parts += 1
+        else:
+            sizes[a] = 0
+    slots = np.argsort(sizes, kind="mergesort")[:num_parts]
+    known = np.empty(num_slots, np.int64)
+    raised = 0
+    for a in slots:
+        c = counts[a]
+        known[a] = floor[c]
+        if 2 < c <= kernel_max:
+            known[a] = _known_lower(ordered[starts[a]:starts[a + 1]], depth, floor, exact, lower)
+            raised += known[a] - floor[c]
+    if per_secret:
+        for a in slots[1:]:
+            if raised >= room:
+                break
+            c = counts[a]
+            if 2 < c <= kernel_max:
+                bound = _lookahead(table, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, exact, lower)
+                raised += bound - known[a]
+                known[a] = bound
+    return ordered, starts, slots, known
+
+
+@njit(cache=True)
 def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per_secret, exact, lower):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 

@@ -144,6 +144,7 @@ class CostSearch:
         self.nodes_searched += 1
         if self.budget is not None and self.nodes_searched > self.budget:
             raise BudgetExceeded
+        solver = self.solver
         best, best_guess = bound, -1
         guesses, bases, fail_low = self._candidates(subset, depth, history, bound)
         # `fail_low`: the least proven bound among guesses that cannot beat `bound`.
@@ -155,22 +156,27 @@ class CostSearch:
             limit = best + 1 if (best_guess >= 0 and guess < best_guess) else best
             if base >= limit:
                 continue
-            parts = sorted(self.solver.split(subset, guess), key=len, reverse=True)
-            # Each part starts at the best bound already proven for it.
-            known = [self.memo_bound(part, depth - 1) for part in parts]
-            total = base + sum(known) - sum(int(self.floor[len(part)]) for part in parts)
-            # Then the other parts to one guess of lookahead (the largest is searched first,
-            # which starts there anyway): a tighter budget for that search, or no search at all.
-            for i, part in enumerate(parts[1:], start=1):
-                if total >= limit:
+            after = history + (guess,)
+            ordered, starts, slots, known = _search_kernels._open_guess(
+                solver.table, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
+                self.cost.per_secret, self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET, limit - base,
+            )
+            parts = [ordered[starts[a] : starts[a + 1]] for a in slots]
+            known = known[slots]
+            total = base + int(known.sum()) - sum(int(self.floor[len(part)]) for part in parts)
+            # The kernel raised the small parts' floors; the large ones (first, by size) are raised here
+            # the same way: to what the memo holds, then all but the largest by one guess of lookahead.
+            for i, part in enumerate(parts):
+                if total >= limit or len(part) <= KERNEL_MAX_SET:
                     break
-                raised = self.lookahead_bound(part, depth - 1, history + (guess,))
-                total += raised - known[i]
+                raised = self.memo_bound(part, depth - 1) if i == 0 else self.lookahead_bound(part, depth - 1, after)
+                total += raised - int(known[i])
                 known[i] = raised
-            for part, part_known in zip(parts, known):
+            for part, part_known in zip(parts, known.tolist()):
                 if total >= limit:
                     break
-                total += self.solve(part, depth - 1, limit - total + part_known, history + (guess,)) - part_known
+                if len(part) > 2:  # parts of at most 2 are exact in the floor
+                    total += self.solve(part, depth - 1, limit - total + part_known, after) - part_known
             if total < limit:
                 best, best_guess = total, guess
             else:
