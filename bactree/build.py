@@ -92,7 +92,7 @@ def build(
     if first is not None:
         say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
         root, cost, lower, searched = solve_by_first_answer(
-            solver, first, depth, budget, workers, checkpoint, say, fresh=not resume,
+            solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
         )
     else:
         search = CostSearch(solver, cost_kind, say)

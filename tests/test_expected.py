@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import orjson
 import pytest
 from typer.testing import CliRunner
@@ -65,3 +68,15 @@ def test_cli_interrupted_build_writes_no_tree_and_resume_needs_a_checkpoint(tmp_
     assert result.exit_code == 0, result.output
     assert not (tmp_path / "t.json.resume").exists()
     assert orjson.loads(out.read_bytes())["stats"]["total_guesses"] == min_cost_tree(GAME, None, True)[0]
+
+
+def test_quiet_split_build_prints_only_the_summary(tmp_path):
+    """`--quiet` silences the worker processes too (they write to the real stderr, not the runner's)."""
+    out = tmp_path / "t.json"
+    command = [sys.executable, "-c", "from bactree.cli import app; app()", "build", "-O", "expected", "-n", "3",
+               "--symbols", "01234", "-o", str(out), "-j", "2"]
+    quiet = subprocess.run([*command, "-q"], capture_output=True, text=True, check=True)
+    assert quiet.stderr == ""
+    assert quiet.stdout.startswith(f"{out}: ") and "optimal" in quiet.stdout
+    loud = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert "greedy tree" in loud.stderr
