@@ -408,10 +408,11 @@ def _lookahead(table, subset, depth, solved, caps, floor, exact, lower):
 def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, per_secret, exact, lower, kernel_max, room):
     """The parts of `subset` under `guess` with the bounds the kernel can give them before any search.
 
-    Returns `(ordered, starts, slots, known)`: the secrets grouped by answer,
-    where each answer's group starts, the answers with a part from the
-    largest part down (answer order on ties), and per answer a proven lower
-    bound of its part within `depth` guesses. That is the floor, raised for
+    Returns `(ordered, starts, slots, known, raised)`: the secrets grouped by
+    answer, where each answer's group starts, the answers with a part from
+    the largest part down (answer order on ties), per answer a proven lower
+    bound of its part within `depth` guesses, and how far these bounds rise
+    above the parts' floors in all. A bound is the floor, raised for
     parts of 3 to `kernel_max` secrets to what the memo holds and then, for
     total guesses and all parts but the largest (searched first anyway), to
     the lookahead bound, until the bounds have risen by `room`: the guess is
@@ -444,7 +445,7 @@ def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, per
                 bound = _lookahead(table, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, exact, lower)
                 raised += bound - known[a]
                 known[a] = bound
-    return ordered, starts, slots, known
+    return ordered, starts, slots, known, raised
 
 
 @njit(cache=True)

@@ -157,25 +157,25 @@ class CostSearch:
             if base >= limit:
                 continue
             after = history + (guess,)
-            ordered, starts, slots, known = _search_kernels._open_guess(
+            ordered, starts, slots, known, raised = _search_kernels._open_guess(
                 solver.table, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
                 self.cost.per_secret, self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET, limit - base,
             )
-            parts = [ordered[starts[a] : starts[a + 1]] for a in slots]
-            known = known[slots]
-            total = base + int(known.sum()) - sum(int(self.floor[len(part)]) for part in parts)
+            total = base + int(raised)
             # The kernel raised the small parts' floors; the large ones (first, by size) are raised here
             # the same way: to what the memo holds, then all but the largest by one guess of lookahead.
-            for i, part in enumerate(parts):
+            for i, answer in enumerate(slots.tolist()):
+                part = ordered[starts[answer] : starts[answer + 1]]
                 if total >= limit or len(part) <= KERNEL_MAX_SET:
                     break
-                raised = self.memo_bound(part, depth - 1) if i == 0 else self.lookahead_bound(part, depth - 1, after)
-                total += raised - int(known[i])
-                known[i] = raised
-            for part, part_known in zip(parts, known.tolist()):
+                bound = self.memo_bound(part, depth - 1) if i == 0 else self.lookahead_bound(part, depth - 1, after)
+                total += bound - int(known[answer])
+                known[answer] = bound
+            for answer in slots.tolist():
                 if total >= limit:
                     break
-                if len(part) > 2:  # parts of at most 2 are exact in the floor
+                if starts[answer + 1] - starts[answer] > 2:  # parts of at most 2 are exact in the floor
+                    part, part_known = ordered[starts[answer] : starts[answer + 1]], int(known[answer])
                     total += self.solve(part, depth - 1, limit - total + part_known, after) - part_known
             if total < limit:
                 best, best_guess = total, guess
