@@ -1,8 +1,10 @@
 """Numba kernels of the exact search: symmetry of a history and depth-bounded solving.
 
 Codes are rows of symbol indices; sets of secrets are int64 arrays of code
-indices; `table` is the answer table of `bactree.codes`. The Python driver in
-`bactree.search` calls these for the heavy inner loops.
+indices; `table` is the answer table of `bactree.codes`, which is symmetric
+(an answer does not depend on which code is the guess), so scans over every
+guess read it by secret, row after row. The Python drivers in
+`bactree.search` and `bactree.cost` call these for the heavy inner loops.
 """
 
 from __future__ import annotations
@@ -332,17 +334,20 @@ def _still_possible_value(table, subset, solved, num_slots, floor, limit):
 
 
 @njit(cache=True)
-def _known_lower(subset, depth, floor, exact, lower):
-    """The best lower bound the memo holds for `subset` within `depth` guesses (at least the floor)."""
+def _memo_bound(subset, depth, floor, exact, lower):
+    """(the best lower bound the memo holds for `subset` within `depth` guesses, at least the floor; whether it holds one).
+
+    Sets of at most 2 count as held: their floor is exact.
+    """
     s = subset.shape[0]
     if s <= 2:
-        return floor[s]
+        return floor[s], True
     key = _set_key(subset, depth)
     if key in exact:
-        return exact[key]
+        return exact[key], True
     if key in lower:
-        return max(floor[s], lower[key])
-    return floor[s]
+        return max(floor[s], lower[key]), True
+    return floor[s], False
 
 
 @njit(cache=True)
@@ -392,15 +397,11 @@ def _lookahead(table, subset, depth, solved, caps, floor, exact, lower):
     s = subset.shape[0]
     if s > caps[depth]:
         return INFINITE
-    if s <= 2:
-        return floor[s]
-    key = _set_key(subset, depth)
-    if key in exact:
-        return exact[key]
-    if key in lower:
-        return max(floor[s], lower[key])
-    least = max(floor[s], 3 * s - _most_answers(table, subset, solved))
-    lower[key] = least
+    known, held = _memo_bound(subset, depth, floor, exact, lower)
+    if held:
+        return known
+    least = max(known, 3 * s - _most_answers(table, subset, solved))
+    lower[_set_key(subset, depth)] = least
     return least
 
 
@@ -434,7 +435,7 @@ def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, per
         c = counts[a]
         known[a] = floor[c]
         if 2 < c <= kernel_max:
-            known[a] = _known_lower(ordered[starts[a]:starts[a + 1]], depth, floor, exact, lower)
+            known[a] = _memo_bound(ordered[starts[a]:starts[a + 1]], depth, floor, exact, lower)[0]
             raised += known[a] - floor[c]
     if per_secret:
         for a in slots[1:]:
@@ -560,7 +561,7 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per
             sizes[a] = -c if a != solved else 0
             known[a] = floor[c]
             if a != solved and c > 2:
-                known[a] = _known_lower(ordered[starts[a]:starts[a + 1]], depth - 1, floor, exact, lower)
+                known[a] = _memo_bound(ordered[starts[a]:starts[a + 1]], depth - 1, floor, exact, lower)[0]
                 total += known[a] - floor[c]
         for a in np.argsort(sizes, kind="mergesort"):
             if total >= best:

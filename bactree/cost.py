@@ -6,8 +6,12 @@ gives the node count (the worst-case tie-break); counting |S| gives the total
 number of guesses over all secrets (the expected-length objective).
 
 The search returns the exact minimum when it is below the bound it is given
-and otherwise a proven lower bound at least that large; both are memoised per
-(set, height). Ties go to the lowest code, so a build is reproducible.
+and otherwise a proven lower bound at least that large (the least bound over
+every guess, not just the one given); both are memoised per (set, height).
+Before the parts of a guess are searched, their floors are raised to what the
+memo holds and, for total guesses, by one guess of lookahead, so most guesses
+are ruled out with no search below them. Ties go to the lowest code, so a
+build is reproducible.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from . import _kernels, _search_kernels
+from . import _search_kernels
 from .search import Progress, Solver
 from .treefile import Node, node
 
@@ -227,7 +231,7 @@ class CostSearch:
         if s <= 2 or s > self.solver.caps[depth]:
             return self.lower_bound(subset, depth)
         if s <= KERNEL_MAX_SET:
-            return int(_search_kernels._known_lower(subset, depth, self.floor, self.kernel_exact, self.kernel_lower))
+            return int(_search_kernels._memo_bound(subset, depth, self.floor, self.kernel_exact, self.kernel_lower)[0])
         key = (subset.tobytes(), depth)
         hit = self.exact.get(key)
         return hit[0] if hit is not None else self._known_bound(key, subset, depth)
