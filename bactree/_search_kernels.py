@@ -450,6 +450,41 @@ def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, per
 
 
 @njit(cache=True)
+def _screen_guesses(
+    table, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
+    per_secret, exact, lower, kernel_max,
+):
+    """The next guess, from `start` on, that its parts' bounds do not rule out: the search's loop without the search.
+
+    `guesses` are sorted by their bound `bases`; a guess is ruled out when
+    its bound, raised by `_open_guess`, reaches `best` (or `best + 1` for a
+    code below `best_guess`, since ties go to the lowest code; `best_guess`
+    is -1 while nothing is found). Returns `(index, fail_low, ordered,
+    starts, slots, known, raised)`: the guess's index and `_open_guess`'s
+    findings for it, or the number of guesses when none is left; `fail_low`
+    is lowered to the least bound of the guesses ruled out.
+    """
+    for i in range(start, guesses.shape[0]):
+        guess = guesses[i]
+        base = bases[i]
+        if base > best or (base == best and best_guess < 0):
+            fail_low = min(fail_low, base)
+            break  # sorted by bound: no later guess can do better
+        limit = best + 1 if (best_guess >= 0 and guess < best_guess) else best
+        if base >= limit:
+            continue
+        ordered, starts, slots, known, raised = _open_guess(
+            table, subset, guess, depth, solved, num_slots, caps, floor, per_secret, exact, lower, kernel_max,
+            limit - base,
+        )
+        if base + raised < limit:
+            return i, fail_low, ordered, starts, slots, known, raised
+        fail_low = min(fail_low, base + raised)
+    none = np.empty(0, np.int64)
+    return guesses.shape[0], fail_low, none, np.zeros(num_slots + 1, np.int64), none, none, np.int64(0)
+
+
+@njit(cache=True)
 def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per_secret, exact, lower):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 

@@ -152,22 +152,25 @@ class CostSearch:
         best, best_guess = bound, -1
         guesses, bases, fail_low = self._candidates(subset, depth, history, bound)
         # `fail_low`: the least proven bound among guesses that cannot beat `bound`.
-        for guess, base in zip(guesses, bases):
-            if base > best or (base == best and best_guess < 0):
-                fail_low = min(fail_low, base)
-                break  # sorted by bound: no later guess can do better
+        # The kernel skips the guesses whose small parts' bounds rule them out; each one
+        # it stops at is finished here: large parts raised, then the parts searched.
+        index = 0
+        while True:
+            index, fail_low, ordered, starts, slots, known, raised = _search_kernels._screen_guesses(
+                solver.table, subset, guesses, bases, index, depth - 1, best, best_guess, fail_low, solver.solved,
+                solver.num_slots, solver.caps, self.floor, self.cost.per_secret, self.kernel_exact,
+                self.kernel_lower, KERNEL_MAX_SET,
+            )
+            if index >= len(guesses):
+                break
+            guess, base = int(guesses[index]), int(bases[index])
+            index += 1
             # Ties are taken only by a lower code, so the lowest optimal guess wins.
             limit = best + 1 if (best_guess >= 0 and guess < best_guess) else best
-            if base >= limit:
-                continue
             after = history + (guess,)
-            ordered, starts, slots, known, raised = _search_kernels._open_guess(
-                solver.table, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
-                self.cost.per_secret, self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET, limit - base,
-            )
             total = base + int(raised)
-            # The kernel raised the small parts' floors; the large ones (first, by size) are raised here
-            # the same way: to what the memo holds, then all but the largest by one guess of lookahead.
+            # The large parts (first, by size) are raised the way the kernel raised the small ones:
+            # to what the memo holds, then all but the largest by one guess of lookahead.
             for i, answer in enumerate(slots.tolist()):
                 part = ordered[starts[answer] : starts[answer + 1]]
                 if total >= limit or len(part) <= KERNEL_MAX_SET:
@@ -220,7 +223,8 @@ class CostSearch:
             return hit[0]
         if key in self.lower:
             return self._known_bound(key, subset, depth)
-        lookahead = min(self._candidates(subset, depth, history, dedupe=False)[1], default=INFINITE)
+        bases = self._candidates(subset, depth, history, dedupe=False)[1]
+        lookahead = int(bases.min()) if len(bases) else INFINITE
         bound = max(self.lower_bound(subset, depth), lookahead)
         self.lower[key] = bound
         return bound
@@ -260,7 +264,7 @@ class CostSearch:
 
     def _candidates(
         self, subset: np.ndarray, depth: int, history: tuple[int, ...], bound: int = INFINITE, dedupe: bool = True
-    ) -> tuple[list[int], list[int], int]:
+    ) -> tuple[np.ndarray, np.ndarray, int]:
         """(guesses, lower bounds of the cost with each, least bound left out), most promising first.
 
         Kept: one guess per distinct partition (the lowest code), bound below
@@ -283,7 +287,7 @@ class CostSearch:
             distinct = _search_kernels._distinct_partitions(solver.table, pool, subset, solver.solved, solver.num_slots)
             pool, largest, bases = pool[distinct], largest[distinct], bases[distinct]
         order = np.lexsort((pool, largest, bases))
-        return pool[order].tolist(), bases[order].tolist(), left_out
+        return pool[order], bases[order], left_out
 
     def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
         """A good tree quickly, as (cost, node): the best-bound guess at each node, exact on small sets.
@@ -297,7 +301,7 @@ class CostSearch:
         if s <= KERNEL_MAX_SET:
             cost = self.solve(subset, depth, INFINITE, history, kernel=False)
             return cost, self.tree(subset, depth, history)
-        for guess in self._candidates(subset, depth, history)[0]:
+        for guess in self._candidates(subset, depth, history)[0].tolist():
             total = self.cost.guess_cost(s)
             children = {}
             for part in self.solver.split(subset, guess):
@@ -328,7 +332,8 @@ class CostSearch:
             pass
         finally:
             self.budget = None
-        candidates = list(zip(*self._candidates(subset, depth, history)[:2]))
+        guesses, bases, _ = self._candidates(subset, depth, history)
+        candidates = list(zip(guesses.tolist(), bases.tolist()))
         guess = candidates[0][0]
         total = lower = self.cost.guess_cost(s)
         children = {}
