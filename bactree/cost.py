@@ -167,23 +167,9 @@ class CostSearch:
             index += 1
             # Ties are taken only by a lower code, so the lowest optimal guess wins.
             limit = best + 1 if (best_guess >= 0 and guess < best_guess) else best
-            after = history + (guess,)
-            total = base + int(raised)
-            # The large parts (first, by size) are raised the way the kernel raised the small ones:
-            # to what the memo holds, then all but the largest by one guess of lookahead.
-            for i, answer in enumerate(slots.tolist()):
-                part = ordered[starts[answer] : starts[answer + 1]]
-                if total >= limit or len(part) <= KERNEL_MAX_SET:
-                    break
-                bound = self.memo_bound(part, depth - 1) if i == 0 else self.lookahead_bound(part, depth - 1, after)
-                total += bound - int(known[answer])
-                known[answer] = bound
-            for answer in slots.tolist():
-                if total >= limit:
-                    break
-                if starts[answer + 1] - starts[answer] > 2:  # parts of at most 2 are exact in the floor
-                    part, part_known = ordered[starts[answer] : starts[answer + 1]], int(known[answer])
-                    total += self.solve(part, depth - 1, limit - total + part_known, after) - part_known
+            total = self._finish_guess(
+                subset, depth, history, guess, base + int(raised), limit, ordered, starts, slots, known
+            )
             if total < limit:
                 best, best_guess = total, guess
             else:
@@ -228,6 +214,51 @@ class CostSearch:
         bound = max(self.lower_bound(subset, depth), lookahead)
         self.lower[key] = bound
         return bound
+
+    def _finish_guess(
+        self, subset: np.ndarray, depth: int, history: tuple[int, ...], guess: int, total: int, limit: int,
+        ordered: np.ndarray, starts: np.ndarray, slots: np.ndarray, known: np.ndarray,
+    ) -> int:
+        """The cost of `guess` on `subset` if below `limit`, else a lower bound >= `limit`.
+
+        Takes `_open_guess`'s findings (`total`: the guess's bound with them):
+        the large parts, first by size, are raised the way the kernel raised
+        the small ones (to what the memo holds, then all but the largest by
+        one guess of lookahead), then the parts are searched, largest first.
+        """
+        after = history + (guess,)
+        for i, answer in enumerate(slots.tolist()):
+            part = ordered[starts[answer] : starts[answer + 1]]
+            if total >= limit or len(part) <= KERNEL_MAX_SET:
+                break
+            bound = self.memo_bound(part, depth - 1) if i == 0 else self.lookahead_bound(part, depth - 1, after)
+            total += bound - int(known[answer])
+            known[answer] = bound
+        for answer in slots.tolist():
+            if total >= limit:
+                break
+            if starts[answer + 1] - starts[answer] > 2:  # parts of at most 2 are exact in the floor
+                part, part_known = ordered[starts[answer] : starts[answer + 1]], int(known[answer])
+                total += self.solve(part, depth - 1, limit - total + part_known, after) - part_known
+        return total
+
+    def guess_value(self, subset: np.ndarray, depth: int, guess: int, bound: int, history: tuple[int, ...]) -> int:
+        """The least cost of `subset` within `depth` guesses when the first is `guess`, if below `bound`.
+
+        Otherwise a proven lower bound >= `bound`, as `solve` does for all guesses.
+        """
+        solver = self.solver
+        parts = solver.split(subset, guess)
+        base = self.cost.guess_cost(len(subset)) + sum(int(self.floor[len(part)]) for part in parts)
+        if base >= bound:
+            return base
+        ordered, starts, slots, known, raised = _search_kernels._open_guess(
+            solver.table, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
+            self.cost.per_secret, self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET, bound - base,
+        )
+        return self._finish_guess(
+            subset, depth, history, guess, base + int(raised), bound, ordered, starts, slots, known
+        )
 
     def memo_bound(self, subset: np.ndarray, depth: int) -> int:
         """The best proven lower bound the memos hold for `subset` (at least the floor); no search."""
