@@ -8,14 +8,24 @@ bound under that bound. Subproblems run in worker processes, and finished
 ones are saved to a resume file as they come. With a work budget a part is
 refined instead (`CostSearch.refine`): exact where the budget suffices,
 best-bound guesses above that, and a proven lower bound either way.
+
+Without a budget and with more than one worker, a large part is searched
+one second guess per task, so that the workers share the largest part
+rather than one of them taking it whole: the parent keeps the part's best
+total so far and hands each task the bound it gives (a guess with a lower
+code than the best one may tie, so its bound is one more). Every second
+guess is either valued exactly or refuted by a proven bound, and ties go to
+the lowest code, so the tree is the same whatever order tasks end in.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import sys
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -54,7 +64,11 @@ def forced_first_guess(solver: Solver) -> int | None:
     return int(first[0]) if len(first) == 1 else None
 
 
+# Parts at least this large are searched one second guess per task when there are several workers.
+BRANCH_MIN_SECRETS = 1000
+
 _worker_solver: Solver | None = None
+_worker_search: CostSearch | None = None
 
 
 def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str, bool]) -> PartResult:
@@ -79,6 +93,89 @@ def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str, bool]) 
     cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)
     tree = search.tree(part, depth, history)
     return PartResult(answer, len(part), cost, cost, True, tree, time.perf_counter() - start, search.nodes_searched)
+
+@dataclass
+class BranchResult:
+    """One second guess of a large part: its exact total below `bound`, else a proven bound >= `bound`."""
+
+    answer: str
+    guess: int
+    bound: int
+    value: int
+    tree: Node | None  # the part's tree with this second guess, when valued exactly
+    seconds: float
+    sets: int
+
+
+def _solve_branch(task: tuple[Game, int, np.ndarray, int, int, int, str]) -> BranchResult:
+    """Worker: a large part's value with a fixed second guess; one search per process keeps its memo across tasks."""
+    global _worker_search
+    game, first, part, depth, guess, bound, answer = task
+    if _worker_search is None or _worker_search.solver.game != game:
+        _worker_search = CostSearch(Solver(game), TOTAL_GUESSES)
+    search = _worker_search
+    solver = search.solver
+    start, before = time.perf_counter(), search.nodes_searched
+    value = search.guess_value(part, depth, guess, bound, (first,))
+    tree = None
+    if value < bound:
+        history = (first, guess)
+        tree = node(game.codes[guess], {
+            solver.answer_to(guess, sub): search.tree(sub, depth - 1, history) for sub in solver.split(part, guess)
+        })
+    return BranchResult(answer, guess, bound, value, tree, time.perf_counter() - start, search.nodes_searched - before)
+
+
+class _BranchedPart:
+    """A large part searched one second guess per task: its best total so far and the guesses left."""
+
+    def __init__(self, answer: str, part: np.ndarray, guesses: list[int], bases: list[int], upper: int) -> None:
+        self.answer, self.part = answer, part
+        self.best, self.best_guess, self.tree = upper + 1, -1, None
+        self.left = deque(zip(guesses, bases))  # by bound, as the sequential search takes them
+        self.running, self.seconds, self.sets = 0, 0.0, 0
+
+    def next_task(self) -> tuple[int, int] | None:
+        """(second guess, bound) of the next guess its bound does not refute, or None when none is left to start."""
+        self._drop_refuted()
+        if not self.left:
+            return None
+        guess, _ = self.left.popleft()
+        self.running += 1
+        return guess, self._limit(guess)
+
+    def _limit(self, guess: int) -> int:
+        """What `guess` must come below: the best so far, or one more for a lower code (ties go to it)."""
+        return self.best + 1 if (self.best_guess >= 0 and guess < self.best_guess) else self.best
+
+    def _drop_refuted(self) -> None:
+        """Drop the guesses at the head whose bounds already refute them (the best only falls)."""
+        while self.left:
+            guess, base = self.left[0]
+            if base > self.best or (base == self.best and self.best_guess < 0):
+                self.left.clear()  # sorted by bound: the rest are refuted too
+            elif base >= self._limit(guess):
+                self.left.popleft()
+            else:
+                return
+
+    def record(self, result: BranchResult) -> None:
+        self.running -= 1
+        self.seconds += result.seconds
+        self.sets += result.sets
+        better = result.value < self.best or (result.value == self.best and result.guess < self.best_guess)
+        if result.value < result.bound and better:
+            self.best, self.best_guess, self.tree = result.value, result.guess, result.tree
+
+    def result(self) -> PartResult | None:
+        """The part's result once every second guess is valued or refuted, else None."""
+        self._drop_refuted()
+        if self.left or self.running:
+            return None
+        if self.tree is None:
+            raise RuntimeError(f"no second guess of part {self.answer} reached its greedy bound")
+        return PartResult(self.answer, len(self.part), self.best, self.best, True, self.tree, self.seconds, self.sets)
+
 
 def solve_by_first_answer(
     solver: Solver,
@@ -114,26 +211,76 @@ def solve_by_first_answer(
             ordered = [done[a].to_json() for a in answers if a in done]
             write_atomic(resume, orjson.dumps({"header": header, "parts": ordered}))
 
-    tasks = [
+    todo = sorted(((part, answer) for part, answer in zip(parts, answers) if answer not in done), key=lambda pa: -len(pa[0]))
+    processes = min(workers or os.cpu_count() or 1, max(len(todo), 1))
+    branched: list[_BranchedPart] = []
+    if budget is None and processes > 1:
+        search = CostSearch(solver, TOTAL_GUESSES)
+        for part, answer in todo:
+            if len(part) >= BRANCH_MIN_SECRETS:
+                upper, _ = search.greedy(part, depth - 1, (first,))
+                guesses, bases, _ = search._candidates(part, depth - 1, (first,))
+                branched.append(_BranchedPart(answer, part, guesses.tolist(), bases.tolist(), upper))
+                say(f"{game.codes[first]} {answer}: {len(part)} secrets, greedy total {upper}; "
+                    f"{len(guesses)} second guesses searched one per task")
+    whole = deque(
         (game, first, part, depth - 1, budget, answer, progress is not None)
-        for part, answer in sorted(zip(parts, answers), key=lambda pa: -len(pa[0]))
-        if answer not in done
-    ]
+        for part, answer in todo
+        if answer not in {b.answer for b in branched}
+    )
     began = time.perf_counter()
-    processes = min(workers or os.cpu_count() or 1, max(len(tasks), 1))
+
+    def finished(result: PartResult) -> None:
+        done[result.answer] = result
+        save()
+        proven = "optimal" if result.optimal else f"greedy, lower bound {result.lower_bound}"
+        covered = sum(r.size for r in done.values())
+        say(
+            f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, "
+            f"total {result.cost} ({proven}), {result.sets} sets, {result.seconds:.1f}s; "
+            f"{covered}/{len(solver.all_guesses) - 1} secrets done, their total between "
+            f"{sum(r.lower_bound for r in done.values())} and {sum(r.cost for r in done.values())} "
+            f"[{time.perf_counter() - began:.0f}s elapsed]"
+        )
+
+    arrived: queue.Queue = queue.Queue()
     with multiprocessing.get_context("fork").Pool(processes) as pool:
-        for result in pool.imap_unordered(_solve_part, tasks):
-            done[result.answer] = result
-            save()
-            proven = "optimal" if result.optimal else f"greedy, lower bound {result.lower_bound}"
-            covered = sum(r.size for r in done.values())
-            say(
-                f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, "
-                f"total {result.cost} ({proven}), {result.sets} sets, {result.seconds:.1f}s; "
-                f"{covered}/{len(solver.all_guesses) - 1} secrets done, their total between "
-                f"{sum(r.lower_bound for r in done.values())} and {sum(r.cost for r in done.values())} "
-                f"[{time.perf_counter() - began:.0f}s elapsed]"
-            )
+
+        def start_next() -> bool:
+            """Start a task, second guesses of large parts first; False when nothing can start now."""
+            for state in branched:
+                task = state.next_task()
+                if task is not None:
+                    guess, bound = task
+                    pool.apply_async(_solve_branch, ((game, first, state.part, depth - 1, guess, bound, state.answer),),
+                                     callback=arrived.put, error_callback=arrived.put)
+                    return True
+            if whole:
+                pool.apply_async(_solve_part, (whole.popleft(),), callback=arrived.put, error_callback=arrived.put)
+                return True
+            return False
+
+        running = 0
+        while True:
+            while running < processes and start_next():
+                running += 1
+            if running == 0:
+                break
+            result = arrived.get()
+            running -= 1
+            if isinstance(result, BaseException):
+                raise result
+            if isinstance(result, PartResult):
+                finished(result)
+                continue
+            state = next(b for b in branched if b.answer == result.answer)
+            state.record(result)
+            outcome = f"total {result.value}" if result.value < result.bound else f"at least {result.value}, refuted"
+            say(f"  {game.codes[first]} {result.answer} then {game.codes[result.guess]}: {outcome} "
+                f"({result.seconds:.1f}s, best so far {state.best})")
+            part_result = state.result()
+            if part_result is not None:
+                finished(part_result)
     results = [done[a] for a in answers]
     size = len(solver.all_guesses)
     total = size + sum(r.cost for r in results)

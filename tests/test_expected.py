@@ -9,7 +9,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from bactree import cost
+from bactree import cost, subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import Game
@@ -80,3 +80,15 @@ def test_quiet_split_build_prints_only_the_summary(tmp_path):
     assert quiet.stdout.startswith(f"{out}: ") and "optimal" in quiet.stdout
     loud = subprocess.run(command, capture_output=True, text=True, check=True)
     assert "greedy tree" in loud.stderr
+
+
+@pytest.mark.parametrize("game", [GAME, Game(3, "0123456", False), Game(4, "012345", False)], ids=str)
+def test_parts_split_by_second_guess_give_the_same_bytes(game, monkeypatch):
+    """Two workers sharing large parts one second guess at a time build the very tree one worker does."""
+    alone = dumps(build(game, "expected", workers=1).document)
+    monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 5)
+    messages: list[str] = []
+    shared = build(game, "expected", workers=2, progress=messages.append)
+    assert any("searched one per task" in m for m in messages)
+    assert any(" then " in m and ": total " in m for m in messages)  # second guesses valued by the workers
+    assert dumps(shared.document) == alone
