@@ -150,7 +150,7 @@ class CostSearch:
             raise BudgetExceeded
         solver = self.solver
         best, best_guess = bound, -1
-        guesses, bases, fail_low = self._candidates(subset, depth, history, bound)
+        guesses, bases, fail_low = self.candidates(subset, depth, history, bound)
         # `fail_low`: the least proven bound among guesses that cannot beat `bound`.
         # The kernel skips the guesses whose small parts' bounds rule them out; each one
         # it stops at is finished here: large parts raised, then the parts searched.
@@ -209,7 +209,7 @@ class CostSearch:
             return hit[0]
         if key in self.lower:
             return self._known_bound(key, subset, depth)
-        bases = self._candidates(subset, depth, history, dedupe=False)[1]
+        bases = self.candidates(subset, depth, history, dedupe=False)[1]
         lookahead = int(bases.min()) if len(bases) else INFINITE
         bound = max(self.lower_bound(subset, depth), lookahead)
         self.lower[key] = bound
@@ -293,12 +293,13 @@ class CostSearch:
             )
         )
 
-    def _candidates(
+    def candidates(
         self, subset: np.ndarray, depth: int, history: tuple[int, ...], bound: int = INFINITE, dedupe: bool = True
     ) -> tuple[np.ndarray, np.ndarray, int]:
         """(guesses, lower bounds of the cost with each, least bound left out), most promising first.
 
-        Kept: one guess per distinct partition (the lowest code), bound below
+        Kept: one guess per distinct partition (the lowest code; every guess
+        with `dedupe=False`, when only the least bound matters), bound below
         `bound`. The third value is the least bound of the guesses left out
         for reaching `bound` (INFINITE if none): the search proves no less.
         """
@@ -332,7 +333,7 @@ class CostSearch:
         if s <= KERNEL_MAX_SET:
             cost = self.solve(subset, depth, INFINITE, history, kernel=False)
             return cost, self.tree(subset, depth, history)
-        for guess in self._candidates(subset, depth, history)[0].tolist():
+        for guess in self.candidates(subset, depth, history)[0].tolist():
             total = self.cost.guess_cost(s)
             children = {}
             for part in self.solver.split(subset, guess):
@@ -363,7 +364,7 @@ class CostSearch:
             pass
         finally:
             self.budget = None
-        guesses, bases, _ = self._candidates(subset, depth, history)
+        guesses, bases, _ = self.candidates(subset, depth, history)
         candidates = list(zip(guesses.tolist(), bases.tolist()))
         guess = candidates[0][0]
         total = lower = self.cost.guess_cost(s)

@@ -219,7 +219,7 @@ def solve_by_first_answer(
         for part, answer in todo:
             if len(part) >= BRANCH_MIN_SECRETS:
                 upper, _ = search.greedy(part, depth - 1, (first,))
-                guesses, bases, _ = search._candidates(part, depth - 1, (first,))
+                guesses, bases, _ = search.candidates(part, depth - 1, (first,))
                 branched.append(_BranchedPart(answer, part, guesses.tolist(), bases.tolist(), upper))
                 say(f"{game.codes[first]} {answer}: {len(part)} secrets, greedy total {upper}; "
                     f"{len(guesses)} second guesses searched one per task")
