@@ -406,7 +406,7 @@ def _lookahead(table, subset, depth, solved, caps, floor, exact, lower):
 
 
 @njit(cache=True)
-def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, per_secret, exact, lower, kernel_max, room):
+def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, lookahead, exact, lower, kernel_max, room):
     """The parts of `subset` under `guess` with the bounds the kernel can give them before any search.
 
     Returns `(ordered, starts, slots, known, raised)`: the secrets grouped by
@@ -414,10 +414,10 @@ def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, per
     the largest part down (answer order on ties), per answer a proven lower
     bound of its part within `depth` guesses, and how far these bounds rise
     above the parts' floors in all. A bound is the floor, raised for
-    parts of 3 to `kernel_max` secrets to what the memo holds and then, for
-    total guesses and all parts but the largest (searched first anyway), to
-    the lookahead bound, until the bounds have risen by `room`: the guess is
-    out of reach by then.
+    parts of 3 to `kernel_max` secrets to what the memo holds and then, if
+    `lookahead` (total guesses only) and for all parts but the largest
+    (searched first anyway), to the lookahead bound, until the bounds have
+    risen by `room`: the guess is out of reach by then.
     """
     ordered, starts, counts = _split(table[guess], subset, num_slots)
     sizes = np.empty(num_slots, np.int64)
@@ -437,7 +437,7 @@ def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, per
         if 2 < c <= kernel_max:
             known[a] = _memo_bound(ordered[starts[a]:starts[a + 1]], depth, floor, exact, lower)[0]
             raised += known[a] - floor[c]
-    if per_secret:
+    if lookahead:
         for a in slots[1:]:
             if raised >= room:
                 break
@@ -452,7 +452,7 @@ def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, per
 @njit(cache=True)
 def _screen_guesses(
     table, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
-    per_secret, exact, lower, kernel_max,
+    lookahead, exact, lower, kernel_max,
 ):
     """The next guess, from `start` on, that its parts' bounds do not rule out: the search's loop without the search.
 
@@ -474,7 +474,7 @@ def _screen_guesses(
         if base >= limit:
             continue
         ordered, starts, slots, known, raised = _open_guess(
-            table, subset, guess, depth, solved, num_slots, caps, floor, per_secret, exact, lower, kernel_max,
+            table, subset, guess, depth, solved, num_slots, caps, floor, lookahead, exact, lower, kernel_max,
             limit - base,
         )
         if base + raised < limit:
@@ -567,8 +567,6 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per
     labels = np.empty((num, s), np.int8)
     hashes = np.empty(num, np.uint64)
     seen_first = np.full(num_slots, -1, np.int8)
-    sizes = np.empty(num_slots, np.int64)
-    known = np.empty(num_slots, np.int64)
     tried = 0
     for j in order:
         base = bases[j]
@@ -588,21 +586,15 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per
             continue
         hashes[tried] = h
         tried += 1
-        ordered, starts, part_counts = _split(row, subset, num_slots)
-        # Raise each part's floor to what the memo already proved of it.
-        total = base
-        for a in range(num_slots):
-            c = part_counts[a]
-            sizes[a] = -c if a != solved else 0
-            known[a] = floor[c]
-            if a != solved and c > 2:
-                known[a] = _memo_bound(ordered[starts[a]:starts[a + 1]], depth - 1, floor, exact, lower)[0]
-                total += known[a] - floor[c]
-        for a in np.argsort(sizes, kind="mergesort"):
+        # Each part's floor raised to what the memo already proved of it (no lookahead here: slower).
+        ordered, starts, slots, known, raised = _open_guess(
+            table, subset, g, depth - 1, solved, num_slots, caps, floor, False, exact, lower, s, 0
+        )
+        total = base + raised
+        for a in slots:
             if total >= best:
                 break
-            c = part_counts[a]
-            if a == solved or c <= 2:
+            if starts[a + 1] - starts[a] <= 2:
                 continue  # parts of at most 2 are exact in the floor
             part = ordered[starts[a]:starts[a + 1]]
             total -= known[a]

@@ -395,11 +395,15 @@ class CostSearch:
         if len(subset) == 1:
             return node(game.codes[int(subset[0])])
         _, guess = self.best_guess(subset, depth, history)
+        return self.tree_after(subset, depth, guess, history)
+
+    def tree_after(self, subset: np.ndarray, depth: int, guess: int, history: tuple[int, ...] = ()) -> Node:
+        """The tree of least cost for `subset` whose first guess is `guess`."""
         children = {
             self.solver.answer_to(guess, part): self.tree(part, depth - 1, history + (guess,))
             for part in self.solver.split(subset, guess)
         }
-        return node(game.codes[guess], children)
+        return node(self.solver.game.codes[guess], children)
 
     def best_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
         """(least cost, lowest guess reaching it) for `subset` within `depth` guesses."""

@@ -71,13 +71,18 @@ _worker_solver: Solver | None = None
 _worker_search: CostSearch | None = None
 
 
-def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str, bool]) -> PartResult:
-    """Worker: greedy tree, then exact search under its cost; with a budget, `CostSearch.refine`."""
+def _solver_for(game: Game) -> Solver:
+    """This worker process's solver for `game`, made once."""
     global _worker_solver
-    game, first, part, depth, budget, answer, verbose = task
     if _worker_solver is None or _worker_solver.game != game:
         _worker_solver = Solver(game)
-    solver = _worker_solver
+    return _worker_solver
+
+
+def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str, bool]) -> PartResult:
+    """Worker: greedy tree, then exact search under its cost; with a budget, `CostSearch.refine`."""
+    game, first, part, depth, budget, answer, verbose = task
+    solver = _solver_for(game)
     start = time.perf_counter()
     tag = f"{game.codes[first]} {answer}"
     report = (lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)) if verbose else None
@@ -93,6 +98,7 @@ def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str, bool]) 
     cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)
     tree = search.tree(part, depth, history)
     return PartResult(answer, len(part), cost, cost, True, tree, time.perf_counter() - start, search.nodes_searched)
+
 
 @dataclass
 class BranchResult:
@@ -112,17 +118,11 @@ def _solve_branch(task: tuple[Game, int, np.ndarray, int, int, int, str]) -> Bra
     global _worker_search
     game, first, part, depth, guess, bound, answer = task
     if _worker_search is None or _worker_search.solver.game != game:
-        _worker_search = CostSearch(Solver(game), TOTAL_GUESSES)
+        _worker_search = CostSearch(_solver_for(game), TOTAL_GUESSES)
     search = _worker_search
-    solver = search.solver
     start, before = time.perf_counter(), search.nodes_searched
     value = search.guess_value(part, depth, guess, bound, (first,))
-    tree = None
-    if value < bound:
-        history = (first, guess)
-        tree = node(game.codes[guess], {
-            solver.answer_to(guess, sub): search.tree(sub, depth - 1, history) for sub in solver.split(part, guess)
-        })
+    tree = search.tree_after(part, depth, guess, (first,)) if value < bound else None
     return BranchResult(answer, guess, bound, value, tree, time.perf_counter() - start, search.nodes_searched - before)
 
 
