@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 
 from .cost import NODES, TOTAL_GUESSES, Cost, CostSearch
-from .game import BactreeError, Game
+from .game import BUILD_LIMIT, BactreeError, Game
 from .search import Solver
 from .subproblems import forced_first_guess, solve_by_first_answer
 from .treefile import Objective, document
@@ -63,6 +63,7 @@ def build(
     then says `optimal: false` with a proven `lower_bound`, unless the bounds
     meet.
     """
+    game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
     if tie_break not in TIE_BREAKS:

@@ -183,6 +183,8 @@ def play(
 
     with cli_errors():
         chosen = game_option(game, length, symbols, repeats)
+        if chosen is not None:
+            chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
             raise BactreeError("--tree is only used with --mode versus")
         if mode is Mode.versus:
