@@ -114,7 +114,7 @@ def game_option(game: str | None, length: int | None, symbols: str | None, repea
 def walk(
     file: Annotated[
         Optional[Path],
-        typer.Argument(help="Tree file (default: the game's shipped worst-case tree).", show_default=False),
+        typer.Argument(help="Tree file (default: the game's best shipped tree: least height, then least total).", show_default=False),
     ] = None,
     game: GameName = None,  # type: ignore[assignment]
     length: Length = None,
@@ -168,7 +168,7 @@ def play(
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
     tree_file: Annotated[
         Optional[Path],
-        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's shipped worst-case tree)."),
+        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's best shipped tree)."),
     ] = None,
 ) -> None:
     """Play a game at the terminal: alone, against the computer, or two people with the computer as referee.
