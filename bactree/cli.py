@@ -111,6 +111,40 @@ def game_option(game: str | None, length: int | None, symbols: str | None, repea
 
 
 @app.command()
+def html(
+    file: Annotated[
+        Optional[Path],
+        typer.Argument(help="Tree file (default: the game's best shipped tree).", show_default=False),
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
+    game: GameName = None,  # type: ignore[assignment]
+    length: Length = None,
+    symbols: Symbols = None,
+    repeats: Repeats = None,
+) -> None:
+    """Write one self-contained web page for a tree: play it, find a hidden secret, browse it, chart it.
+
+    The page embeds the checked tree, its script and style; it opens from disk with no network.
+
+    Example: bactree html trees/mastermind-4x6-worst-case.json -o mastermind.html
+    """
+    from .game import preset
+    from .page import tree_page
+    from .treefile import write_atomic
+    from .walker import shipped_tree_path
+
+    with cli_errors():
+        chosen = game_option(game, length, symbols, repeats)
+        path = file if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
+        page, doc = tree_page(path, chosen)
+        try:
+            write_atomic(out, page.encode())
+        except OSError as err:
+            raise BactreeError(f"cannot write {str(out)!r}: {err.strerror or err}") from None
+    typer.echo(f"wrote {out}: {path.name}, {doc['stats']['nodes']} nodes, {len(page) // 1024} KiB")
+
+
+@app.command()
 def walk(
     file: Annotated[
         Optional[Path],
