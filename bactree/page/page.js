@@ -251,15 +251,15 @@
   }
 
   function renderFind() {
-    $("find-history").replaceChildren(...find.history.map(([guess, key]) =>
-      element("li", { "data-answer": key }, element("code", { class: "code" }, guess), " " + key)));
+    $("find-history").replaceChildren(...find.history.map(([guess, key], i) =>
+      element("li", { "data-answer": key }, "Guess " + (i + 1) + ": ", element("code", { class: "code" }, guess), " " + key)));
     $("find-input").value = "";
   }
 
   $("find-form").addEventListener("submit", (event) => {
     event.preventDefault();
     findGuess($("find-input").value);
-    $("find-input").focus();
+    $("find-input").select(); // a refused guess stays, selected, to be fixed or typed over
   });
   $("find-give-up").addEventListener("click", () => {
     find.over = true;
