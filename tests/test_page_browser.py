@@ -8,8 +8,6 @@ The last test of each mode saves a phone-width screenshot into docs/ for the REA
 from __future__ import annotations
 
 import random
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Iterator
 
@@ -20,14 +18,10 @@ from bactree.page import tree_page
 from bactree.play import remaining
 from bactree.shipped import shipped_trees
 from bactree.walker import Tree, load_shipped_tree, load_tree
+from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium
 from walker_trees import write_tree
 
-HOW_TO_GET_A_BROWSER = (
-    "the browser tests need selenium (pip install -e '.[test]') and Chromium with its driver "
-    "(Debian/Ubuntu: apt-get install chromium chromium-driver; or set BACTREE_CHROMIUM and BACTREE_CHROMEDRIVER)"
-)
 webdriver = pytest.importorskip("selenium.webdriver", reason=HOW_TO_GET_A_BROWSER)
-from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -36,38 +30,13 @@ BC3 = Game(3, "0123", False)
 PHONE = (390, 844)
 
 
-def browser_paths() -> tuple[str, str] | None:
-    import os
-
-    chromium = os.environ.get("BACTREE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = os.environ.get("BACTREE_CHROMEDRIVER") or shutil.which("chromedriver")
-    return (chromium, driver) if chromium and driver else None
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
-    paths = browser_paths()
-    if paths is None:
-        pytest.skip(HOW_TO_GET_A_BROWSER)
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="bactree-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = paths[0]
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={PHONE[0]},{PHONE[1]}",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     try:
-        driver = webdriver.Chrome(service=Service(paths[1]), options=options)
-    except WebDriverException as err:
-        pytest.skip(f"Chromium did not start ({err.msg}); {HOW_TO_GET_A_BROWSER}")
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+        with chromium(*PHONE) as driver:
+            yield driver
+    except NoBrowser as err:
+        pytest.skip(str(err))
 
 
 @pytest.fixture(scope="module")
@@ -311,6 +280,8 @@ def test_stats_chart_every_shipped_tree(browser, tmp_path: Path) -> None:
         assert ("Proven optimal yes" in table) is doc["optimal"]
         assert f"Hard mode {'yes' if doc['objective']['hard_mode'] else 'no'}" in table
     open_page(browser, out.with_name("bulls-cows-4x10-expected.html"))
-    by_id(browser, "tab-stats").click()
+    by_id(browser, "tab-play").send_keys(Keys.ARROW_LEFT)  # arrows move between the modes, wrapping round
+    assert browser.switch_to.active_element == by_id(browser, "tab-stats") and by_id(browser, "stats").is_displayed()
+    assert not by_id(browser, "play").is_displayed()
     assert fits_horizontally(browser)
     screenshot(browser, "stats")

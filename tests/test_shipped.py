@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Callable
 
@@ -152,3 +153,11 @@ def test_broken_trees_fail_the_schema(validator, good: dict, name: str) -> None:
     doc = copy.deepcopy(good)
     BROKEN[name](doc)
     assert not validator.is_valid(doc), name
+
+
+def test_readme_schema_example_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (REPO / "README.md").read_text().split("## Tree files for other programs", 1)[1]
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    assert capsys.readouterr().out.count(" max ") == len(TREES)

@@ -393,20 +393,30 @@
 
   // --- modes ---------------------------------------------------------------------
 
-  const FOCUS = { play: "play-input", find: "find-input", browse: "browse-path", stats: "tab-stats" };
+  const FOCUS = { play: "play-input", find: "find-input", browse: "browse-path", stats: "tab-stats" }; // where the keyboard lands
+
+  const TABS = [...document.querySelectorAll(".tab")];
 
   function show(mode, focus) {
-    for (const tab of document.querySelectorAll(".tab")) {
+    for (const tab of TABS) {
       const on = tab.dataset.mode === mode;
       tab.setAttribute("aria-selected", String(on));
+      tab.tabIndex = on ? 0 : -1; // Tab reaches the chosen mode; arrows move between modes
       $(tab.dataset.mode).hidden = !on;
     }
     if (focus) $(FOCUS[mode]).focus();
   }
 
-  for (const tab of document.querySelectorAll(".tab")) {
-    tab.addEventListener("click", () => show(tab.dataset.mode, true));
-  }
+  for (const tab of TABS) tab.addEventListener("click", () => show(tab.dataset.mode, true));
+  $("tabs").addEventListener("keydown", (event) => {
+    const at = TABS.indexOf(document.activeElement);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: TABS.length - 1 }[event.key];
+    if (at < 0 || to === undefined) return;
+    event.preventDefault();
+    const tab = TABS[(to + TABS.length) % TABS.length];
+    show(tab.dataset.mode, false);
+    tab.focus();
+  });
 
   $("game-line").textContent = `${gameText} · ${TREE.objective.name} tree, at most ${TREE.stats.max_guesses} guesses`;
   $("tree-name").textContent = DATA.name;
