@@ -111,10 +111,44 @@ def game_option(game: str | None, length: int | None, symbols: str | None, repea
 
 
 @app.command()
+def html(
+    file: Annotated[
+        Optional[Path],
+        typer.Argument(help="Tree file (default: the game's best shipped tree).", show_default=False),
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
+    game: GameName = None,  # type: ignore[assignment]
+    length: Length = None,
+    symbols: Symbols = None,
+    repeats: Repeats = None,
+) -> None:
+    """Write one self-contained web page for a tree: play it, find a hidden secret, browse it, chart it.
+
+    The page embeds the checked tree, its script and style; it opens from disk with no network.
+
+    Example: bactree html trees/mastermind-4x6-worst-case.json -o mastermind.html
+    """
+    from .game import preset
+    from .page import tree_page
+    from .treefile import write_atomic
+    from .walker import shipped_tree_path
+
+    with cli_errors():
+        chosen = game_option(game, length, symbols, repeats)
+        path = file if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
+        page, doc = tree_page(path, chosen)
+        try:
+            write_atomic(out, page.encode())
+        except OSError as err:
+            raise BactreeError(f"cannot write {str(out)!r}: {err.strerror or err}") from None
+    typer.echo(f"wrote {out}: {path.name}, {doc['stats']['nodes']} nodes, {len(page) // 1024} KiB")
+
+
+@app.command()
 def walk(
     file: Annotated[
         Optional[Path],
-        typer.Argument(help="Tree file (default: the game's shipped worst-case tree).", show_default=False),
+        typer.Argument(help="Tree file (default: the game's best shipped tree: least height, then least total).", show_default=False),
     ] = None,
     game: GameName = None,  # type: ignore[assignment]
     length: Length = None,
@@ -168,7 +202,7 @@ def play(
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
     tree_file: Annotated[
         Optional[Path],
-        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's shipped worst-case tree)."),
+        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's best shipped tree)."),
     ] = None,
 ) -> None:
     """Play a game at the terminal: alone, against the computer, or two people with the computer as referee.
@@ -226,7 +260,7 @@ def evaluate(
     runs: Annotated[int, typer.Option("--runs", help="Games per secret for randomised strategies.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the randomised strategies.")] = 0,
     max_guesses: MaxGuesses = None,
-    trees: Annotated[Path, typer.Option("--trees", help="Folder of tree files that --all adds.")] = Path("trees"),
+    trees: Annotated[Optional[Path], typer.Option("--trees", help="Folder of tree files that --all adds (default: the shipped trees).", show_default=False)] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON: one object, or a list with --all or several --strategy.")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also write a PNG of the histograms (needs matplotlib: the plot extra).", show_default=False)] = None,
 ) -> None:
@@ -245,6 +279,10 @@ def evaluate(
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
         if not strategy and not all_strategies:
             raise BactreeError("give --strategy NAME (or several), or --all")
+        if trees is None:
+            from .shipped import trees_dir
+
+            trees = trees_dir()
         results = evaluate_all(the_game, runs, seed, cap, trees) if all_strategies else []
         extra = [spec for spec in strategy or [] if not (all_strategies and spec in STRATEGIES)]
         results += [run(make_strategy(spec, the_game, seed), runs, cap) for spec in extra]

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import shipped
 from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, game_slug
 from .treefile import Node, TreeFormatError, check_header, check_node_count, read_document
 
@@ -35,8 +36,6 @@ __all__ = [
     "load_tree",
     "shipped_tree_path",
 ]
-
-TREES_DIR = Path(__file__).resolve().parent.parent / "trees"
 
 Pair = tuple[str, Answer]
 
@@ -62,20 +61,31 @@ class MissingTreeError(BactreeError):
     """No shipped tree exists for the game asked for."""
 
 
-def shipped_tree_path(game: Game, objective: str = "worst-case") -> Path:
-    """Where the tree shipped for `game` lives: `trees/<slug>-<objective>.json` next to the package."""
-    return TREES_DIR / f"{game_slug(game)}-{objective}.json"
+def shipped_tree_path(game: Game, objective: str | None = None) -> Path:
+    """The shipped tree file of `game`: the best for a player, or `<slug>-<objective>.json` when named.
+
+    The best is the least height, then the least total, among the shipped
+    trees of the game that are not hard mode, as their headers say; trees
+    added to `trees/` are picked up with no list to update.
+    """
+    folder = shipped.trees_dir()
+    if objective is not None:
+        path = folder / f"{game_slug(game)}-{objective}.json"
+        if not path.exists():
+            raise MissingTreeError(
+                f"no shipped {objective} tree for {game_slug(game)} ({game}): {path} does not exist; "
+                "pass a tree file instead"
+            )
+        return path
+    best = shipped.best_shipped_tree(game, folder)
+    if best is None:
+        raise MissingTreeError(f"no shipped tree for {game_slug(game)} ({game}) in {folder}; pass a tree file instead")
+    return best.path
 
 
-def load_shipped_tree(game: Game, objective: str = "worst-case") -> Tree:
-    """The shipped tree of `game`; `MissingTreeError` says where it was looked for."""
-    path = shipped_tree_path(game, objective)
-    if not path.exists():
-        raise MissingTreeError(
-            f"no shipped {objective} tree for {game_slug(game)} ({game}): {path} does not exist; "
-            "pass a tree file instead"
-        )
-    return load_tree(path)
+def load_shipped_tree(game: Game, objective: str | None = None) -> Tree:
+    """The shipped tree of `game` (see `shipped_tree_path`); `MissingTreeError` says where it was looked for."""
+    return load_tree(shipped_tree_path(game, objective))
 
 
 def load_tree(path: str | os.PathLike[str]) -> Tree:
