@@ -359,6 +359,8 @@ def build(
     ] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected: processes for the subproblems (default: one per core).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Expected: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
+    executor: Annotated[str, typer.Option("--executor", help="Expected: run the subproblems on local processes or on Ray (pip install 'bactree[cluster]').")] = "local",
+    address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
 
@@ -386,7 +388,7 @@ def build(
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
-            budget, workers, checkpoint, resume,
+            budget, workers, checkpoint, resume, executor, address,
         )
         write_atomic(output, dumps(result.document))
         checkpoint.unlink(missing_ok=True)
