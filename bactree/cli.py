@@ -7,6 +7,7 @@ status 2; a tree that fails `verify` exits 1.
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from contextlib import contextmanager
@@ -42,14 +43,35 @@ def resolve_game(game: str, length: int | None, symbols: str | None, repeats: bo
     return make_game(game, length, symbols, repeats)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an exception so that a build stops as cleanly as on Ctrl-C."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM raises `Terminated`, so that cleanup runs as on Ctrl-C."""
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @contextmanager
 def cli_errors() -> Iterator[None]:
-    """Turn library errors into one line on stderr and exit status 2; Ctrl-C exits 130 quietly."""
+    """Turn library errors into one line on stderr and exit status 2; Ctrl-C exits 130 quietly, SIGTERM 143."""
     try:
         yield
     except BactreeError as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(2) from None
+    except Terminated:
+        typer.echo("Terminated.", err=True)
+        raise typer.Exit(143) from None
     except KeyboardInterrupt:
         typer.echo("Interrupted.", err=True)
         raise typer.Exit(130) from None
@@ -373,7 +395,9 @@ def build(
     from .game import game_slug
     from .treefile import dumps, write_atomic
 
-    with cli_errors():
+    # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
+    # file written (an existing one is left as it was), finished subproblems kept for --resume.
+    with terminate_as_interrupt(), cli_errors():
         chosen = resolve_game(game, length, symbols, repeats)
         began = time.perf_counter()
 
@@ -386,6 +410,8 @@ def build(
         checkpoint = output.with_name(output.name + ".resume")
         if resume and not checkpoint.exists():
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
+        if not resume and checkpoint.exists() and not quiet:
+            progress(f"starting afresh: {checkpoint} (from an interrupted build) will be replaced; --resume continues it")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
             budget, workers, checkpoint, resume, executor, address,

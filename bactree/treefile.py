@@ -11,7 +11,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import orjson
 
@@ -226,22 +226,24 @@ def check_node_count(game: Game, root: Node, name: str = "tree") -> None:
         )
 
 
-def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
-    """Play every secret through the tree, checking every rule of the format on the way.
+def replay_tree(game: Game, root: Node, name: str = "tree", secrets: Sequence[str] | None = None) -> Replay:
+    """Play every secret (or only `secrets`) through the tree, checking every rule of the format on the way.
 
     Raises `TreeFormatError` naming the first defect: an invalid guess or
     answer key, a `next` that does not hold exactly the answers still-possible
     secrets give, a final node that does not end the game, a secret never solved.
     """
-    check_node_count(game, root, name)
+    if secrets is None:
+        check_node_count(game, root, name)
+    everyone = game.codes if secrets is None else secrets
     solved = game.solved
     histogram: dict[int, int] = {}
     nodes = 0
     total = 0
     # Iterative walk: (node, still-possible secrets, depth, path of answers).
-    stack: list[tuple[Any, list[str], int, str]] = [(root, list(game.codes), 1, "root")]
+    stack: list[tuple[Any, list[str], int, str]] = [(root, list(everyone), 1, "root")]
     while stack:
-        current, secrets, depth, where = stack.pop()
+        current, reaching, depth, where = stack.pop()
         nodes += 1
         if not isinstance(current, dict) or "guess" not in current:
             raise TreeFormatError(f"{name}: node at {where} is not an object with a 'guess'")
@@ -261,7 +263,7 @@ def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
         if not isinstance(children, dict):
             raise TreeFormatError(f"{name}: node at {where}: 'next' is not an object")
         parts: dict[Answer, list[str]] = {}
-        for secret in secrets:
+        for secret in reaching:
             answer = game.score(guess, secret)
             if answer == solved:
                 histogram[depth] = histogram.get(depth, 0) + 1
@@ -294,8 +296,7 @@ def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
             raise TreeFormatError(f"{name}: node at {where}: 'next' keys are not in ascending order")
         for answer in sorted(parts, reverse=True):
             stack.append((children[keys[answer]], parts[answer], depth + 1, f"{where} {guess}:{answer}"))
-    secrets = len(game.codes)
-    return Replay(secrets, max(histogram), total, nodes, histogram)
+    return Replay(len(everyone), max(histogram, default=0), total, nodes, histogram)
 
 
 def check_document(doc: dict[str, Any], name: str = "tree") -> Replay:

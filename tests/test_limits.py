@@ -105,8 +105,8 @@ def test_a_long_alphabet_is_checked_in_linear_time() -> None:
         ["play", "--mode", "versus", *HUGE],
     ],
 )
-def test_commands_refuse_huge_game_options_in_one_line(args: list[str], tmp_path: Path) -> None:
-    os.chdir(tmp_path)
+def test_commands_refuse_huge_game_options_in_one_line(monkeypatch: pytest.MonkeyPatch, args: list[str], tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
     code, out, err = run(*args)
     assert code == 2 and out == ""
     assert err.startswith("Error: game too large for ") and err.count("\n") == 1
@@ -143,10 +143,10 @@ READERS = [
     ("fixture", "message"),
     [("huge_header", "game too large for reading or playing"), ("lying_header", "the tree has 1 node(s) but its game has 1,000,000 secrets")],
 )
-def test_every_reader_refuses_a_header_it_cannot_afford(
+def test_every_reader_refuses_a_header_it_cannot_afford(monkeypatch: pytest.MonkeyPatch, 
     reader: list[str], fixture: str, message: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     path = request.getfixturevalue(fixture)
     code, out, err = run(*reader, str(path))
     text = err if reader[0] != "verify" else err + out
