@@ -217,6 +217,8 @@ def play(
 
     with cli_errors():
         chosen = game_option(game, length, symbols, repeats)
+        if chosen is not None:
+            chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
             raise BactreeError("--tree is only used with --mode versus")
         if mode is Mode.versus:
@@ -357,6 +359,8 @@ def build(
     ] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected: processes for the subproblems (default: one per core).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Expected: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
+    executor: Annotated[str, typer.Option("--executor", help="Expected: run the subproblems on local processes or on Ray (pip install 'bactree[cluster]').")] = "local",
+    address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
 
@@ -384,7 +388,7 @@ def build(
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
-            budget, workers, checkpoint, resume,
+            budget, workers, checkpoint, resume, executor, address,
         )
         write_atomic(output, dumps(result.document))
         checkpoint.unlink(missing_ok=True)
@@ -395,6 +399,54 @@ def build(
             + ("optimal" if result.document["optimal"] else f"not proven optimal (lower bound {stats['lower_bound']})")
             + f", {result.seconds:.1f}s"
         )
+
+
+@app.command()
+def crack(
+    length: Annotated[int, typer.Option("--length", "-n", help="Positions in the key.", show_default=False)],
+    symbols: Annotated[Optional[str], typer.Option("--symbols", help="The alphabet, one character per symbol (default: the paper's 37, a-z 0-9 space).", show_default=False)] = None,
+    alphabet_size: Annotated[Optional[int], typer.Option("--alphabet-size", "-k", help="The first K symbols of the fixed alphabet (a-z, 0-9, space, then more letters).", show_default=False)] = None,
+    repeats: Annotated[bool, typer.Option("--repeats/--no-repeats", help="May the key repeat a symbol.")] = True,
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help="best, count-split or ga-woc.")] = "best",
+    secret: Annotated[Optional[str], typer.Option("--secret", help="Crack this key (a simulation).", show_default=False)] = None,
+    random_key: Annotated[bool, typer.Option("--random", help="Crack a random key.")] = False,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="With --random: pick the key reproducibly.", show_default=False)] = None,
+    oracle_cmd: Annotated[Optional[str], typer.Option("--oracle-cmd", help="Ask this program: a guess line in, 'BULLS COWS' out.", show_default=False)] = None,
+    interactive: Annotated[bool, typer.Option("--interactive", help="Ask the person at the terminal.")] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+) -> None:
+    """Find one long key exactly by asking questions (bulls and cows as Mastermind pegs).
+
+    The key is a known --secret, a --random one, an external program
+    (--oracle-cmd: it reads each guess as one line of n characters and answers
+    one line 'BULLS COWS'), or the person at the terminal (--interactive).
+    Progress goes to stderr, one summary line (or --json) to stdout.
+
+    Example: bactree crack --length 100 --random --seed 1
+    """
+    import orjson
+
+    from .crack.run import crack as run_crack
+    from .crack.run import make_oracle, make_puzzle
+
+    with cli_errors():
+        puzzle = make_puzzle(length, symbols, alphabet_size, repeats)
+        oracle = make_oracle(puzzle, secret, random_key, seed, oracle_cmd, interactive)
+        shown = [0.0]
+
+        def progress(queries: int, known: int) -> None:
+            now = time.monotonic()
+            if not quiet and now - shown[0] > 0.5:
+                shown[0] = now
+                typer.echo(f"  {queries} questions, {known} of {length} positions known", err=True)
+
+        summary = run_crack(puzzle, oracle, strategy, seed or 0, progress)
+    if json_output:
+        typer.echo(orjson.dumps(summary).decode())
+    else:
+        verdict = "solved" if summary["solved"] else f"NOT solved, {summary['wrong_positions']} positions wrong"
+        typer.echo(f"[{summary['found']}] {verdict} in {summary['queries']} questions ({summary['strategy']}, {summary['seconds']:.2f}s)")
 
 
 def main() -> None:

@@ -332,6 +332,8 @@ class CostSearch:
             return 1, node(game.codes[int(subset[0])])
         if s <= KERNEL_MAX_SET:
             cost = self.solve(subset, depth, INFINITE, history, kernel=False)
+            if cost >= INFINITE:  # no tree within `depth`: the caller tries its next guess
+                return INFINITE, node(game.codes[int(subset[0])])
             return cost, self.tree(subset, depth, history)
         for guess in self.candidates(subset, depth, history)[0].tolist():
             total = self.cost.guess_cost(s)
@@ -339,6 +341,8 @@ class CostSearch:
             for part in self.solver.split(subset, guess):
                 sub_cost, children[self.solver.answer_to(guess, part)] = self.greedy(part, depth - 1, history + (guess,))
                 total += sub_cost
+                if sub_cost >= INFINITE:
+                    break  # this guess cannot keep within `depth`
             if total < INFINITE:
                 return total, node(game.codes[guess], children)
         return INFINITE, node(game.codes[int(subset[0])])

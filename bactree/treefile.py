@@ -7,6 +7,7 @@ walker can load trees without numpy or numba.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,10 +15,16 @@ from typing import Any
 
 import orjson
 
-from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError
+from .game import READ_LIMIT, Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError
 
 FORMAT = "bactree-tree"
 VERSION = 1
+# The largest tree file a reader loads: parsed, JSON takes several times its size in memory.
+# A tree has a node per secret, so this holds any tree of a game within READ_LIMIT.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+# Games up to this many codes are listed straight away (a fraction of a second), so that a
+# defect is named precisely; larger ones only after the tree is found to have a node per code.
+LISTED_UNCOUNTED = 100_000
 
 Node = dict[str, Any]
 
@@ -128,9 +135,17 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a tree file's JSON and check its header; `TreeFormatError` names the file."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or a device (/dev/zero) could block or never end
+            raise TreeFormatError(f"{name}: not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise TreeFormatError(f"{name}: {info.st_size:,} bytes, more than the {MAX_FILE_BYTES:,} a tree file may have")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)  # the file may have grown since
     except OSError as err:
         raise TreeFormatError(f"{name}: cannot read: {err.strerror or err}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise TreeFormatError(f"{name}: more than the {MAX_FILE_BYTES:,} bytes a tree file may have")
     try:
         doc = orjson.loads(raw)
     except orjson.JSONDecodeError as err:
@@ -166,6 +181,7 @@ def check_header(doc: Any, name: str) -> Game:
         raise fail(f"game.repeats must be true or false, got {repeats!r}")
     try:
         game = Game(length, symbols, repeats)
+        game.check_size(READ_LIMIT)
     except InvalidGameError as err:
         raise fail(str(err)) from None
     objective = doc["objective"]
@@ -184,6 +200,32 @@ def check_header(doc: Any, name: str) -> Game:
     return game
 
 
+def check_node_count(game: Game, root: Node, name: str = "tree") -> None:
+    """Refuse a tree with fewer nodes than its game has codes, before any code is listed.
+
+    Every secret is solved at a node of its own (the one guessing it), so such
+    a tree cannot be right; counting first keeps a small file that declares a
+    large game from costing a listing of all its codes. Stops counting at the
+    number of codes, and never follows anything but dicts. Games of up to
+    `LISTED_UNCOUNTED` codes pass: listing them is cheap, and the replay then
+    names the defect more precisely.
+    """
+    secrets = game.num_codes
+    if secrets <= LISTED_UNCOUNTED:
+        return
+    count, stack = 0, [root]
+    while stack and count < secrets:
+        current = stack.pop()
+        count += 1
+        children = current.get("next") if isinstance(current, dict) else None
+        if isinstance(children, dict):
+            stack.extend(children.values())
+    if count < secrets:
+        raise TreeFormatError(
+            f"{name}: the tree has {count:,} node(s) but its game has {secrets:,} secrets, each needing a node of its own"
+        )
+
+
 def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
     """Play every secret through the tree, checking every rule of the format on the way.
 
@@ -191,6 +233,7 @@ def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
     answer key, a `next` that does not hold exactly the answers still-possible
     secrets give, a final node that does not end the game, a secret never solved.
     """
+    check_node_count(game, root, name)
     solved = game.solved
     histogram: dict[int, int] = {}
     nodes = 0

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from . import shipped
 from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, game_slug
-from .treefile import Node, TreeFormatError, check_header, read_document
+from .treefile import Node, TreeFormatError, check_header, check_node_count, read_document
 
 __all__ = [
     "InconsistentAnswerError",
@@ -92,11 +92,14 @@ def load_shipped_tree(game: Game, objective: str | None = None) -> Tree:
 def load_tree(path: str | os.PathLike[str]) -> Tree:
     """Read a tree file, check its header and every node's shape, and return it.
 
-    A defect raises `TreeFormatError` naming the file and the problem.
+    A defect raises `TreeFormatError` naming the file and the problem. A game
+    past `bactree.game.READ_LIMIT`, or a tree with fewer nodes than its game has
+    codes, is refused from the header and a count before any code is listed.
     """
     name = str(path)
     doc = read_document(path)
     game = check_header(doc, name)
+    check_node_count(game, doc["root"], name)
     _check_nodes(game, doc["root"], name)
     return Tree(game, doc, name)
 

@@ -84,6 +84,22 @@ def test_most_answers_equals_reference(game: Game, data: st.DataObject) -> None:
     assert _search_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved) == expected
 
 
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_codes=250), st.data())
+def test_fitting_guesses_equal_reference(game: Game, data: st.DataObject) -> None:
+    """The streaming screen of the height search: a code fits when no part but all-bulls exceeds the limit."""
+    solver = Solver(game)
+    size = len(game.codes)
+    subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
+    limit = data.draw(st.integers(0, len(subset)))
+    counts = naive.partition_counts(game, list(range(size)), subset)
+    counts[:, solver.solved] = 0
+    fits = _search_kernels._fitting_guesses(
+        solver.table, np.array(subset, np.int64), solver.solved, solver.num_slots, limit
+    )
+    assert fits.tolist() == (counts.max(axis=1) <= limit).tolist()
+
+
 def random_subsets(game: Game, data: st.DataObject, most: int) -> list[int]:
     size = len(game.codes)
     return sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(most, size), unique=True)))
