@@ -62,21 +62,16 @@ class MissingTreeError(BactreeError):
 
 
 def shipped_tree_path(game: Game, objective: str | None = None) -> Path:
-    """The shipped tree file of `game`: the best for a player, or `<slug>-<objective>.json` when named.
+    """The shipped tree file of `game`: the best for a player, or where `<slug>-<objective>.json` would be.
 
     The best is the least height, then the least total, among the shipped
     trees of the game that are not hard mode, as their headers say; trees
-    added to `trees/` are picked up with no list to update.
+    added to `trees/` are picked up with no list to update. `MissingTreeError`
+    if the game has none.
     """
     folder = shipped.trees_dir()
     if objective is not None:
-        path = folder / f"{game_slug(game)}-{objective}.json"
-        if not path.exists():
-            raise MissingTreeError(
-                f"no shipped {objective} tree for {game_slug(game)} ({game}): {path} does not exist; "
-                "pass a tree file instead"
-            )
-        return path
+        return folder / f"{game_slug(game)}-{objective}.json"
     best = shipped.best_shipped_tree(game, folder)
     if best is None:
         raise MissingTreeError(f"no shipped tree for {game_slug(game)} ({game}) in {folder}; pass a tree file instead")
@@ -85,7 +80,13 @@ def shipped_tree_path(game: Game, objective: str | None = None) -> Path:
 
 def load_shipped_tree(game: Game, objective: str | None = None) -> Tree:
     """The shipped tree of `game` (see `shipped_tree_path`); `MissingTreeError` says where it was looked for."""
-    return load_tree(shipped_tree_path(game, objective))
+    path = shipped_tree_path(game, objective)
+    if not path.exists():
+        raise MissingTreeError(
+            f"no shipped {objective} tree for {game_slug(game)} ({game}): {path} does not exist; "
+            "pass a tree file instead"
+        )
+    return load_tree(path)
 
 
 def load_tree(path: str | os.PathLike[str]) -> Tree:
