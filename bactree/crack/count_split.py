@@ -73,11 +73,22 @@ def locate(
     if remaining.min() < 0:
         raise oracle.contradiction()
     locator = _Locator(oracle, known, remaining, progress)
-    locator.run()
+    try:
+        locator.run()
+    except _Guessed as hit:  # a splitting question happened to be the secret
+        return CrackResult(hit.code, oracle.queries, True, 0)
     bulls, _ = oracle.ask(locator.known)
     if bulls != oracle.puzzle.length:
         raise oracle.contradiction()
     return CrackResult(locator.known, oracle.queries, True, 0)
+
+
+class _Guessed(Exception):
+    """A question got n bulls: the search is over."""
+
+    def __init__(self, code: np.ndarray) -> None:
+        super().__init__()
+        self.code = code
 
 
 class _Locator:
@@ -134,6 +145,8 @@ class _Locator:
         guess = np.where(self.known >= 0, self.known, elsewhere)
         guess[positions] = symbol
         bulls, _ = self.oracle.ask(guess)
+        if self.oracle.solved:
+            raise _Guessed(guess)
         return bulls - int(np.count_nonzero(self.known >= 0))
 
     def _locate_symbol(self, symbol: int) -> None:
