@@ -328,6 +328,49 @@ def _guess_bases(table, subset, guesses, solved, num_slots, floor):
 
 
 @njit(cache=True)
+def _candidate_guesses(table, subset, pool, solved, num_slots, floor, cap, here, bound, dedupe):
+    """`CostSearch.candidates` in one call: (guesses, their bounds, least bound left out), best bound first.
+
+    Of `pool` it keeps the guesses whose parts all fit
+    `cap` and that tell something (split `subset` or may solve it), with
+    bound `here` + the parts' floors below `bound`; with `dedupe`, only the
+    first guess of each distinct partition. Sorted by bound, then largest
+    part, then code (as `np.lexsort` would). The third value is the least
+    bound of the guesses dropped for reaching `bound` (INFINITE if none).
+    """
+    s = subset.shape[0]
+    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, floor)
+    num = pool.shape[0]
+    keep = np.zeros(num, np.bool_)
+    left_out = INFINITE
+    for j in range(num):
+        if largest[j] <= cap and (largest[j] < s or hits[j]):
+            if here + sums[j] >= bound:
+                left_out = min(left_out, here + sums[j])
+            else:
+                keep[j] = True
+    kept = np.flatnonzero(keep)
+    kept = kept[np.argsort(pool[kept], kind="mergesort")]
+    if dedupe:
+        kept = kept[_distinct_partitions(table, pool[kept], subset, solved, num_slots)]
+    order = kept[np.argsort(largest[kept], kind="mergesort")]
+    order = order[np.argsort(sums[order], kind="mergesort")]
+    return pool[order], here + sums[order], left_out
+
+
+@njit(cache=True)
+def _least_base(table, subset, pool, solved, num_slots, floor, cap):
+    """The least bound `_candidate_guesses` would give any guess of `pool` (INFINITE if none fits): a lookahead."""
+    s = subset.shape[0]
+    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, floor)
+    least = INFINITE
+    for j in range(pool.shape[0]):
+        if largest[j] <= cap and (largest[j] < s or hits[j]):
+            least = min(least, sums[j])
+    return least
+
+
+@njit(cache=True)
 def _still_possible_value(table, subset, solved, num_slots, floor, limit):
     """The least cost of `subset` when still-possible guesses settle it, or -1 if they may not.
 
