@@ -248,35 +248,61 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
 
 
 @njit(cache=True)
+def _mix64(z):
+    """The splitmix64 finaliser: a well-spread 64-bit function of a 64-bit word."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
 def _distinct_partitions(table, candidates, subset, solved, num_slots):
     """Mask keeping the first guess of `candidates` for each distinct partition of `subset`.
 
     Two guesses are alike when they split `subset` into the same parts and
     solve the same secret at once (or none): then every cost is the same.
-    Rows are compared exactly; the hash only groups them.
+    Each secret has a pseudo-random weight; a guess's hash adds a mix of
+    each part's weight sum (which secret it solves apart), all guesses in
+    one streaming pass over the secrets' rows. Only guesses whose hashes
+    meet are compared, exactly, by their part labels.
     """
     num = candidates.shape[0]
     s = subset.shape[0]
-    labels = np.empty((num, s), np.int8)
-    hashes = np.empty(num, np.uint64)
-    seen_first = np.full(num_slots, -1, np.int8)
-    for j in range(num):
-        hashes[j] = _label_parts(table[candidates[j]], subset, solved, seen_first, labels[j])
+    weights = np.zeros(num_slots * num, np.uint64)
+    for x in subset:
+        w = _mix64(np.uint64(x) + np.uint64(0x9E3779B97F4A7C15))
+        row = table[x]
+        for j in range(num):
+            weights[row[candidates[j]] * num + j] += w
+    hashes = np.zeros(num, np.uint64)
+    for a in range(num_slots):
+        base = a * num
+        for j in range(num):
+            v = weights[base + j]
+            if a == solved:
+                hashes[j] += _mix64(v ^ np.uint64(0x5851F42D4C957F2D))
+            elif v != 0:
+                hashes[j] += _mix64(v)
     order = np.argsort(hashes, kind="mergesort")  # stable: keeps candidates' order within a hash
     keep = np.ones(num, np.bool_)
+    labels = np.empty((2, s), np.int8)
+    seen_first = np.full(num_slots, -1, np.int8)
     start = 0
     while start < num:
         stop = start + 1
         while stop < num and hashes[order[stop]] == hashes[order[start]]:
             stop += 1
-        for x in range(start, stop):
+        for x in range(start, stop - 1):
             jx = order[x]
             if not keep[jx]:
                 continue
+            _label_parts(table[candidates[jx]], subset, solved, seen_first, labels[0])
             for y in range(x + 1, stop):
                 jy = order[y]
-                if keep[jy] and np.array_equal(labels[jx], labels[jy]):
-                    keep[jy] = False
+                if keep[jy]:
+                    _label_parts(table[candidates[jy]], subset, solved, seen_first, labels[1])
+                    if np.array_equal(labels[0], labels[1]):
+                        keep[jy] = False
         start = stop
     return keep
 
