@@ -9,7 +9,8 @@ from typing import Any, Callable
 
 
 from .cost import NODES, TOTAL_GUESSES, Cost, CostSearch
-from .game import BactreeError, Game
+from .executors import make_executor
+from .game import BUILD_LIMIT, BactreeError, Game
 from .search import Solver
 from .subproblems import forced_first_guess, solve_by_first_answer
 from .treefile import Objective, document
@@ -45,6 +46,8 @@ def build(
     workers: int | None = None,
     checkpoint: Path | None = None,
     resume: bool = False,
+    executor: str = "local",
+    address: str | None = None,
 ) -> BuildResult:
     """Compile a provably optimal tree.
 
@@ -57,18 +60,21 @@ def build(
 
     When symmetry forces the first guess, an expected build solves the parts
     of its answers as independent subproblems on `workers` processes, saving
-    each to `checkpoint` as it finishes (`resume` reuses them). With a
+    each to `checkpoint` as it finishes (`resume` reuses them); `executor`
+    "ray" runs them on Ray instead (`address`: a running cluster). With a
     `budget` of searched sets, a set that needs more keeps its best-bound
     guess and its parts are refined in turn (`CostSearch.refine`); the file
     then says `optimal: false` with a proven `lower_bound`, unless the bounds
     meet.
     """
+    game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
     if tie_break not in TIE_BREAKS:
         raise BactreeError(f"unknown tie-break {tie_break!r}: choose one of {', '.join(TIE_BREAKS)}")
     if max_guesses is not None and max_guesses < 1:
         raise BactreeError(f"--max-guesses must be at least 1, got {max_guesses}")
+    make_executor(executor, workers, address)  # bad executor options fail before any search
     say = progress or (lambda message: None)
     start = time.perf_counter()
     solver = Solver(game, progress=say)
@@ -93,6 +99,7 @@ def build(
         say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
         root, cost, lower, searched = solve_by_first_answer(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
+            executor=executor, address=address,
         )
     else:
         search = CostSearch(solver, cost_kind, say)

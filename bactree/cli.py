@@ -7,6 +7,7 @@ status 2; a tree that fails `verify` exits 1.
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from contextlib import contextmanager
@@ -42,14 +43,35 @@ def resolve_game(game: str, length: int | None, symbols: str | None, repeats: bo
     return make_game(game, length, symbols, repeats)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an exception so that a build stops as cleanly as on Ctrl-C."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM raises `Terminated`, so that cleanup runs as on Ctrl-C."""
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @contextmanager
 def cli_errors() -> Iterator[None]:
-    """Turn library errors into one line on stderr and exit status 2; Ctrl-C exits 130 quietly."""
+    """Turn library errors into one line on stderr and exit status 2; Ctrl-C exits 130 quietly, SIGTERM 143."""
     try:
         yield
     except BactreeError as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(2) from None
+    except Terminated:
+        typer.echo("Terminated.", err=True)
+        raise typer.Exit(143) from None
     except KeyboardInterrupt:
         typer.echo("Interrupted.", err=True)
         raise typer.Exit(130) from None
@@ -111,10 +133,44 @@ def game_option(game: str | None, length: int | None, symbols: str | None, repea
 
 
 @app.command()
+def html(
+    file: Annotated[
+        Optional[Path],
+        typer.Argument(help="Tree file (default: the game's best shipped tree).", show_default=False),
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
+    game: GameName = None,  # type: ignore[assignment]
+    length: Length = None,
+    symbols: Symbols = None,
+    repeats: Repeats = None,
+) -> None:
+    """Write one self-contained web page for a tree: play it, find a hidden secret, browse it, chart it.
+
+    The page embeds the checked tree, its script and style; it opens from disk with no network.
+
+    Example: bactree html trees/mastermind-4x6-worst-case.json -o mastermind.html
+    """
+    from .game import preset
+    from .page import tree_page
+    from .treefile import write_atomic
+    from .walker import shipped_tree_path
+
+    with cli_errors():
+        chosen = game_option(game, length, symbols, repeats)
+        path = file if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
+        page, doc = tree_page(path, chosen)
+        try:
+            write_atomic(out, page.encode())
+        except OSError as err:
+            raise BactreeError(f"cannot write {str(out)!r}: {err.strerror or err}") from None
+    typer.echo(f"wrote {out}: {path.name}, {doc['stats']['nodes']} nodes, {len(page) // 1024} KiB")
+
+
+@app.command()
 def walk(
     file: Annotated[
         Optional[Path],
-        typer.Argument(help="Tree file (default: the game's shipped worst-case tree).", show_default=False),
+        typer.Argument(help="Tree file (default: the game's best shipped tree: least height, then least total).", show_default=False),
     ] = None,
     game: GameName = None,  # type: ignore[assignment]
     length: Length = None,
@@ -168,7 +224,7 @@ def play(
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
     tree_file: Annotated[
         Optional[Path],
-        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's shipped worst-case tree)."),
+        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's best shipped tree)."),
     ] = None,
 ) -> None:
     """Play a game at the terminal: alone, against the computer, or two people with the computer as referee.
@@ -183,6 +239,8 @@ def play(
 
     with cli_errors():
         chosen = game_option(game, length, symbols, repeats)
+        if chosen is not None:
+            chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
             raise BactreeError("--tree is only used with --mode versus")
         if mode is Mode.versus:
@@ -224,7 +282,7 @@ def evaluate(
     runs: Annotated[int, typer.Option("--runs", help="Games per secret for randomised strategies.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the randomised strategies.")] = 0,
     max_guesses: MaxGuesses = None,
-    trees: Annotated[Path, typer.Option("--trees", help="Folder of tree files that --all adds.")] = Path("trees"),
+    trees: Annotated[Optional[Path], typer.Option("--trees", help="Folder of tree files that --all adds (default: the shipped trees).", show_default=False)] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON: one object, or a list with --all or several --strategy.")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also write a PNG of the histograms (needs matplotlib: the plot extra).", show_default=False)] = None,
 ) -> None:
@@ -243,6 +301,10 @@ def evaluate(
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
         if not strategy and not all_strategies:
             raise BactreeError("give --strategy NAME (or several), or --all")
+        if trees is None:
+            from .shipped import trees_dir
+
+            trees = trees_dir()
         results = evaluate_all(the_game, runs, seed, cap, trees) if all_strategies else []
         extra = [spec for spec in strategy or [] if not (all_strategies and spec in STRATEGIES)]
         results += [run(make_strategy(spec, the_game, seed), runs, cap) for spec in extra]
@@ -319,6 +381,8 @@ def build(
     ] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected: processes for the subproblems (default: one per core).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Expected: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
+    executor: Annotated[str, typer.Option("--executor", help="Expected: run the subproblems on local processes or on Ray (pip install 'bactree[cluster]').")] = "local",
+    address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
 
@@ -331,7 +395,9 @@ def build(
     from .game import game_slug
     from .treefile import dumps, write_atomic
 
-    with cli_errors():
+    # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
+    # file written (an existing one is left as it was), finished subproblems kept for --resume.
+    with terminate_as_interrupt(), cli_errors():
         chosen = resolve_game(game, length, symbols, repeats)
         began = time.perf_counter()
 
@@ -344,9 +410,11 @@ def build(
         checkpoint = output.with_name(output.name + ".resume")
         if resume and not checkpoint.exists():
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
+        if not resume and checkpoint.exists() and not quiet:
+            progress(f"starting afresh: {checkpoint} (from an interrupted build) will be replaced; --resume continues it")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
-            budget, workers, checkpoint, resume,
+            budget, workers, checkpoint, resume, executor, address,
         )
         write_atomic(output, dumps(result.document))
         checkpoint.unlink(missing_ok=True)

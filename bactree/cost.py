@@ -209,8 +209,11 @@ class CostSearch:
             return hit[0]
         if key in self.lower:
             return self._known_bound(key, subset, depth)
-        bases = self.candidates(subset, depth, history, dedupe=False)[1]
-        lookahead = int(bases.min()) if len(bases) else INFINITE
+        pool = solver.canonical_guesses(history) if s >= SYMMETRY_MIN_SET else solver.all_guesses
+        least = _search_kernels._least_base(
+            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor, solver.caps[depth - 1]
+        )
+        lookahead = INFINITE if least >= INFINITE else self.cost.guess_cost(s) + int(least)
         bound = max(self.lower_bound(subset, depth), lookahead)
         self.lower[key] = bound
         return bound
@@ -306,20 +309,11 @@ class CostSearch:
         solver = self.solver
         s = len(subset)
         pool = solver.canonical_guesses(history) if s >= SYMMETRY_MIN_SET else solver.all_guesses
-        sums, largest, solved_here = _search_kernels._guess_bases(
-            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor
+        guesses, bases, left_out = _search_kernels._candidate_guesses(
+            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor, solver.caps[depth - 1],
+            self.cost.guess_cost(s), bound, dedupe,
         )
-        fits = (largest <= solver.caps[depth - 1]) & ((largest < s) | solved_here)
-        bases = self.cost.guess_cost(s) + sums
-        beyond = fits & (bases >= bound)
-        left_out = int(bases[beyond].min()) if beyond.any() else INFINITE
-        keep = fits & ~beyond
-        pool, largest, bases = pool[keep], largest[keep], bases[keep]
-        if dedupe:
-            distinct = _search_kernels._distinct_partitions(solver.table, pool, subset, solver.solved, solver.num_slots)
-            pool, largest, bases = pool[distinct], largest[distinct], bases[distinct]
-        order = np.lexsort((pool, largest, bases))
-        return pool[order], bases[order], left_out
+        return guesses, bases, int(left_out)
 
     def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
         """A good tree quickly, as (cost, node): the best-bound guess at each node, exact on small sets.
@@ -332,6 +326,8 @@ class CostSearch:
             return 1, node(game.codes[int(subset[0])])
         if s <= KERNEL_MAX_SET:
             cost = self.solve(subset, depth, INFINITE, history, kernel=False)
+            if cost >= INFINITE:  # no tree within `depth`: the caller tries its next guess
+                return INFINITE, node(game.codes[int(subset[0])])
             return cost, self.tree(subset, depth, history)
         for guess in self.candidates(subset, depth, history)[0].tolist():
             total = self.cost.guess_cost(s)
@@ -339,6 +335,8 @@ class CostSearch:
             for part in self.solver.split(subset, guess):
                 sub_cost, children[self.solver.answer_to(guess, part)] = self.greedy(part, depth - 1, history + (guess,))
                 total += sub_cost
+                if sub_cost >= INFINITE:
+                    break  # this guess cannot keep within `depth`
             if total < INFINITE:
                 return total, node(game.codes[guess], children)
         return INFINITE, node(game.codes[int(subset[0])])

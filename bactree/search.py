@@ -54,10 +54,11 @@ class SearchStats:
 class Solver:
     """Depth-bounded exact search over one game's codes (any code may be guessed)."""
 
-    def __init__(self, game: Game, progress: Progress | None = None) -> None:
+    def __init__(self, game: Game, progress: Progress | None = None, table: np.ndarray | None = None) -> None:
+        """`table`: the game's answer table when one is at hand (a worker's shared copy), else built."""
         self.game = game
         self.codes = code_array(game)
-        self.table = answer_table(game)
+        self.table = answer_table(game) if table is None else table
         self.num_codes = len(self.codes)
         self.num_slots = num_slots(game)
         self.solved = solved_slot(game)

@@ -4,7 +4,8 @@ When symmetry leaves one first guess (every code alike, as in Bulls and
 Cows), the least total is that guess's cost plus the least total of each
 part it makes, and the parts are independent. Each part is a subproblem:
 it gets a greedy tree first (an upper bound), then the exact branch and
-bound under that bound. Subproblems run in worker processes, and finished
+bound under that bound. Subproblems run on an executor's workers (local
+processes or Ray, `bactree.executors`), and finished
 ones are saved to a resume file as they come. With a work budget a part is
 refined instead (`CostSearch.refine`): exact where the budget suffices,
 best-bound guesses above that, and a proven lower bound either way.
@@ -20,9 +21,6 @@ the lowest code, so the tree is the same whatever order tasks end in.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import queue
 import sys
 import time
 from collections import deque
@@ -34,9 +32,10 @@ import numpy as np
 import orjson
 
 from .cost import TOTAL_GUESSES, CostSearch
+from .executors import Executor, make_executor
 from .game import BactreeError, Game
 from .search import Solver
-from .treefile import Node, node, write_atomic
+from .treefile import Node, TreeFormatError, node, replay_tree, write_atomic
 
 Progress = Callable[[str], None]
 
@@ -58,6 +57,57 @@ class PartResult:
         return self.__dict__.copy()
 
 
+class ResumeFileError(BactreeError):
+    """A resume file that is unreadable, corrupted, or made by another build: refused, never trusted."""
+
+
+def read_resume(path: Path, header: dict[str, Any], parts: dict[str, list[str]], game: Game, depth: int) -> dict[str, PartResult]:
+    """The subproblems an interrupted build saved in `path`, each checked before it is reused.
+
+    `parts` maps each answer to the first guess to the secrets it leaves.
+    The header must be this build's; every saved tree is replayed over its
+    part's secrets and must solve each within `depth` guesses at the total it
+    claims, with a lower bound no higher than that total.
+    """
+
+    def refuse(problem: str) -> ResumeFileError:
+        return ResumeFileError(f"{path}: {problem}; remove it to start afresh")
+
+    try:
+        saved = orjson.loads(path.read_bytes())
+    except OSError as err:
+        raise ResumeFileError(f"{path}: cannot read: {err.strerror or err}") from None
+    except orjson.JSONDecodeError:
+        raise refuse("not a resume file (not valid JSON)") from None
+    if not isinstance(saved, dict) or set(saved) != {"header", "parts"} or not isinstance(saved["parts"], list):
+        raise refuse("not a resume file (expected an object with 'header' and 'parts')")
+    if saved["header"] != header:
+        raise refuse("made by a different build (game, first guess, cap or budget)")
+    done: dict[str, PartResult] = {}
+    for raw in saved["parts"]:
+        if not isinstance(raw, dict) or set(raw) != set(PartResult.__dataclass_fields__):
+            raise refuse("a saved part does not have the fields of one")
+        result = PartResult(**raw)
+        if not isinstance(result.answer, str) or result.answer not in parts or result.answer in done:
+            raise refuse(f"saved part {result.answer!r} is not an answer to the first guess, or is there twice")
+        numbers = (result.size, result.cost, result.lower_bound, result.sets)
+        if (any(type(n) is not int for n in numbers) or not isinstance(result.optimal, bool)
+                or type(result.seconds) not in (int, float)):
+            raise refuse(f"saved part {result.answer}: a figure has the wrong type")
+        secrets = parts[result.answer]
+        try:
+            replay = replay_tree(game, result.tree, f"saved part {result.answer}", secrets)
+        except TreeFormatError as err:
+            raise refuse(str(err)) from None
+        if result.size != len(secrets) or replay.total_guesses != result.cost or replay.max_guesses > depth:
+            raise refuse(f"saved part {result.answer}: its tree does not give the size, total or cap recorded")
+        if not result.lower_bound <= result.cost or result.optimal != (result.lower_bound == result.cost):
+            raise refuse(f"saved part {result.answer}: its lower bound {result.lower_bound} does not fit its total")
+        done[result.answer] = result
+    return done
+
+
+
 def forced_first_guess(solver: Solver) -> int | None:
     """The first guess when symmetry leaves only one class of them, else None."""
     first = solver.canonical_guesses(())
@@ -71,18 +121,18 @@ _worker_solver: Solver | None = None
 _worker_search: CostSearch | None = None
 
 
-def _solver_for(game: Game) -> Solver:
-    """This worker process's solver for `game`, made once."""
-    global _worker_solver
-    if _worker_solver is None or _worker_solver.game != game:
-        _worker_solver = Solver(game)
-    return _worker_solver
+def _install_solver(game: Game, table: np.ndarray) -> None:
+    """Worker set-up, once per process: a solver over the build's answer table (shared, not rebuilt)."""
+    global _worker_solver, _worker_search
+    _worker_solver, _worker_search = Solver(game, table=table), None
 
 
-def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str, bool]) -> PartResult:
+def _solve_part(
+    game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool
+) -> PartResult:
     """Worker: greedy tree, then exact search under its cost; with a budget, `CostSearch.refine`."""
-    game, first, part, depth, budget, answer, verbose = task
-    solver = _solver_for(game)
+    solver = _worker_solver
+    assert solver is not None and solver.game == game, "worker not set up for this game"
     start = time.perf_counter()
     tag = f"{game.codes[first]} {answer}"
     report = (lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)) if verbose else None
@@ -113,12 +163,12 @@ class BranchResult:
     sets: int
 
 
-def _solve_branch(task: tuple[Game, int, np.ndarray, int, int, int, str]) -> BranchResult:
+def _solve_branch(game: Game, first: int, part: np.ndarray, depth: int, guess: int, bound: int, answer: str) -> BranchResult:
     """Worker: a large part's value with a fixed second guess; one search per process keeps its memo across tasks."""
     global _worker_search
-    game, first, part, depth, guess, bound, answer = task
-    if _worker_search is None or _worker_search.solver.game != game:
-        _worker_search = CostSearch(_solver_for(game), TOTAL_GUESSES)
+    assert _worker_solver is not None and _worker_solver.game == game, "worker not set up for this game"
+    if _worker_search is None:
+        _worker_search = CostSearch(_worker_solver, TOTAL_GUESSES)
     search = _worker_search
     start, before = time.perf_counter(), search.nodes_searched
     value = search.guess_value(part, depth, guess, bound, (first,))
@@ -129,8 +179,8 @@ def _solve_branch(task: tuple[Game, int, np.ndarray, int, int, int, str]) -> Bra
 class _BranchedPart:
     """A large part searched one second guess per task: its best total so far and the guesses left."""
 
-    def __init__(self, answer: str, part: np.ndarray, guesses: list[int], bases: list[int], upper: int) -> None:
-        self.answer, self.part = answer, part
+    def __init__(self, answer: str, part: Any, size: int, guesses: list[int], bases: list[int], upper: int) -> None:
+        self.answer, self.part, self.size = answer, part, size  # `part`: the executor's handle of its secrets
         self.best, self.best_guess, self.tree = upper + 1, -1, None
         self.left = deque(zip(guesses, bases))  # by bound, as the sequential search takes them
         self.running, self.seconds, self.sets = 0, 0.0, 0
@@ -174,7 +224,7 @@ class _BranchedPart:
             return None
         if self.tree is None:
             raise RuntimeError(f"no second guess of part {self.answer} reached its greedy bound")
-        return PartResult(self.answer, len(self.part), self.best, self.best, True, self.tree, self.seconds, self.sets)
+        return PartResult(self.answer, self.size, self.best, self.best, True, self.tree, self.seconds, self.sets)
 
 
 def solve_by_first_answer(
@@ -186,12 +236,16 @@ def solve_by_first_answer(
     resume: Path | None = None,
     progress: Progress | None = None,
     fresh: bool = True,
+    executor: str = "local",
+    address: str | None = None,
 ) -> tuple[Node, int, int, int]:
     """(tree, total, proven lower bound, sets searched) for the whole game, first guess fixed.
 
     Finished subproblems are saved to the file `resume` as they come, so an
     interrupted build loses at most the ones under way; unless `fresh`,
-    results already there (same game, cap and budget) are reused.
+    results already there (same game, cap and budget) are reused. Tasks run
+    on the `executor`: "local" processes, or "ray" (a Ray started here, or the
+    cluster at `address`); the tree is the same.
     """
     say = progress or (lambda message: None)
     game = solver.game
@@ -200,10 +254,8 @@ def solve_by_first_answer(
     header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget}
     done: dict[str, PartResult] = {}
     if resume is not None and resume.exists() and not fresh:
-        saved = orjson.loads(resume.read_bytes())
-        if saved.get("header") != header:
-            raise BactreeError(f"{resume} was made by a different build (game, cap or budget); remove it to start afresh")
-        done = {r["answer"]: PartResult(**r) for r in saved["parts"]}
+        secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
+        done = read_resume(resume, header, secrets, game, depth - 1)
         say(f"resuming: {len(done)} of {len(parts)} subproblems already done")
 
     def save() -> None:
@@ -212,22 +264,6 @@ def solve_by_first_answer(
             write_atomic(resume, orjson.dumps({"header": header, "parts": ordered}))
 
     todo = sorted(((part, answer) for part, answer in zip(parts, answers) if answer not in done), key=lambda pa: -len(pa[0]))
-    processes = min(workers or os.cpu_count() or 1, max(len(todo), 1))
-    branched: list[_BranchedPart] = []
-    if budget is None and processes > 1:
-        search = CostSearch(solver, TOTAL_GUESSES)
-        for part, answer in todo:
-            if len(part) >= BRANCH_MIN_SECRETS:
-                upper, _ = search.greedy(part, depth - 1, (first,))
-                guesses, bases, _ = search.candidates(part, depth - 1, (first,))
-                branched.append(_BranchedPart(answer, part, guesses.tolist(), bases.tolist(), upper))
-                say(f"{game.codes[first]} {answer}: {len(part)} secrets, greedy total {upper}; "
-                    f"{len(guesses)} second guesses searched one per task")
-    whole = deque(
-        (game, first, part, depth - 1, budget, answer, progress is not None)
-        for part, answer in todo
-        if answer not in {b.answer for b in branched}
-    )
     began = time.perf_counter()
 
     def finished(result: PartResult) -> None:
@@ -243,47 +279,83 @@ def solve_by_first_answer(
             f"[{time.perf_counter() - began:.0f}s elapsed]"
         )
 
-    arrived: queue.Queue = queue.Queue()
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
-
-        def start_next() -> bool:
-            """Start a task, second guesses of large parts first; False when nothing can start now."""
-            for state in branched:
-                task = state.next_task()
-                if task is not None:
-                    guess, bound = task
-                    pool.apply_async(_solve_branch, ((game, first, state.part, depth - 1, guess, bound, state.answer),),
-                                     callback=arrived.put, error_callback=arrived.put)
-                    return True
-            if whole:
-                pool.apply_async(_solve_part, (whole.popleft(),), callback=arrived.put, error_callback=arrived.put)
-                return True
-            return False
-
-        running = 0
-        while True:
-            while running < processes and start_next():
-                running += 1
-            if running == 0:
-                break
-            result = arrived.get()
-            running -= 1
-            if isinstance(result, BaseException):
-                raise result
-            if isinstance(result, PartResult):
-                finished(result)
-                continue
-            state = next(b for b in branched if b.answer == result.answer)
-            state.record(result)
-            outcome = f"total {result.value}" if result.value < result.bound else f"at least {result.value}, refuted"
-            say(f"  {game.codes[first]} {result.answer} then {game.codes[result.guess]}: {outcome} "
-                f"({result.seconds:.1f}s, best so far {state.best})")
-            part_result = state.result()
-            if part_result is not None:
-                finished(part_result)
+    if todo:
+        with make_executor(executor, workers, address, verbose=progress is not None) as pool:
+            count = pool.start(_install_solver, (game, solver.table), len(todo))
+            if executor != "local":
+                say(f"{count} {executor} workers started")
+            _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished)
     results = [done[a] for a in answers]
     size = len(solver.all_guesses)
     total = size + sum(r.cost for r in results)
     lower = size + sum(r.lower_bound for r in results)
     children = {solver.answer_to(first, part): r.tree for part, r in zip(parts, results)}
     return node(game.codes[first], children), total, lower, sum(r.sets for r in results)
+
+
+def _run_subproblems(
+    pool: Executor,
+    count: int,
+    solver: Solver,
+    first: int,
+    depth: int,
+    budget: int | None,
+    todo: list[tuple[np.ndarray, str]],
+    progress: Progress | None,
+    finished: Callable[[PartResult], None],
+) -> None:
+    """Run the parts of `todo` on `pool`'s `count` workers, calling `finished` as each part ends.
+
+    Without a budget and with several workers, parts of `BRANCH_MIN_SECRETS`
+    or more go one second guess per task, the others whole.
+    """
+    say = progress or (lambda message: None)
+    game = solver.game
+    branched: list[_BranchedPart] = []
+    if budget is None and count > 1:
+        search = CostSearch(solver, TOTAL_GUESSES)
+        for part, answer in todo:
+            if len(part) >= BRANCH_MIN_SECRETS:
+                upper, _ = search.greedy(part, depth - 1, (first,))
+                guesses, bases, _ = search.candidates(part, depth - 1, (first,))
+                branched.append(_BranchedPart(answer, pool.share(part), len(part), guesses.tolist(), bases.tolist(), upper))
+                say(f"{game.codes[first]} {answer}: {len(part)} secrets, greedy total {upper}; "
+                    f"{len(guesses)} second guesses searched one per task")
+    whole = deque(
+        (game, first, part, depth - 1, budget, answer, progress is not None)
+        for part, answer in todo
+        if answer not in {b.answer for b in branched}
+    )
+
+    def start_next() -> bool:
+        """Start a task, second guesses of large parts first; False when nothing can start now."""
+        for state in branched:
+            task = state.next_task()
+            if task is not None:
+                guess, bound = task
+                pool.submit(_solve_branch, game, first, state.part, depth - 1, guess, bound, state.answer)
+                return True
+        if whole:
+            pool.submit(_solve_part, *whole.popleft())
+            return True
+        return False
+
+    running = 0
+    while True:
+        while running < count and start_next():
+            running += 1
+        if running == 0:
+            return
+        result = pool.next_result()
+        running -= 1
+        if isinstance(result, PartResult):
+            finished(result)
+            continue
+        state = next(b for b in branched if b.answer == result.answer)
+        state.record(result)
+        outcome = f"total {result.value}" if result.value < result.bound else f"at least {result.value}, refuted"
+        say(f"  {game.codes[first]} {result.answer} then {game.codes[result.guess]}: {outcome} "
+            f"({result.seconds:.1f}s, best so far {state.best})")
+        part_result = state.result()
+        if part_result is not None:
+            finished(part_result)

@@ -92,3 +92,17 @@ def test_parts_split_by_second_guess_give_the_same_bytes(game, monkeypatch):
     assert any("searched one per task" in m for m in messages)
     assert any(" then " in m and ": total " in m for m in messages)  # second guesses valued by the workers
     assert dumps(shared.document) == alone
+
+
+def test_greedy_keeps_within_its_cap_and_gives_up_cleanly_below_it():
+    from bactree.search import Solver
+    from bactree.treefile import Objective, document
+
+    solver = Solver(GAME)
+    height = solver.min_height()
+    search = cost.CostSearch(solver, cost.TOTAL_GUESSES)
+    total, root = search.greedy(solver.all_guesses, height)
+    stats = document(GAME, Objective("expected"), False, root)["stats"]
+    assert stats["max_guesses"] <= height and stats["total_guesses"] == total
+    assert search.greedy(solver.all_guesses[:3], 1)[0] >= cost.INFINITE  # no tree of 1 guess for 3 secrets
+    assert search.greedy(solver.all_guesses, height - 1)[0] >= cost.INFINITE

@@ -1,0 +1,130 @@
+"""Executors: local processes and Ray run the same tasks, and a split build gives the same bytes on either."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from bactree import subproblems
+from bactree.build import build
+from bactree.cli import app
+from bactree.executors import make_executor
+from bactree.game import BactreeError, Game
+from bactree.treefile import dumps
+
+GAME = Game(3, "01234", False)  # the first guess is forced by symmetry: 7 subproblems
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """A local Ray for this module's tests: 2 CPUs, a small object store, loopback only."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, object_store_memory=80 << 20, include_dashboard=False, _node_ip_address="127.0.0.1",
+             log_to_driver=False)
+    # This module's task functions reach Ray's workers by value: they cannot import the tests.
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(params=["local", "ray"])
+def executor(request):
+    """Each executor by name; the Ray one on the module's running Ray."""
+    if request.param == "ray":
+        request.getfixturevalue("ray_cluster")
+    return request.param
+
+
+def _set_offset(value: int, table) -> None:
+    """Worker set-up for the contract test: keeps a value and the shared array's sum in the process.
+
+    In the environment, since Ray ships this module's functions by value, each with its own globals.
+    """
+    os.environ["BACTREE_TEST_OFFSET"] = str(value + int(table.sum()))
+
+
+def _shifted(x: int, part) -> int:
+    return x + int(os.environ["BACTREE_TEST_OFFSET"]) + int(part.sum())
+
+
+def _fails(message: str) -> None:
+    raise BactreeError(message)
+
+
+def test_executor_runs_tasks_on_workers_set_up_once_and_raises_their_errors(executor):
+    import numpy as np
+
+    with make_executor(executor, workers=2) as pool:
+        count = pool.start(_set_offset, (100, np.arange(4, dtype=np.uint8)), at_most=5)
+        assert count == 2
+        shared = pool.share(np.array([1, 2], np.int64))
+        for x in range(2):
+            pool.submit(_shifted, x, shared)
+        assert sorted(pool.next_result() for _ in range(2)) == [109, 110]
+        pool.submit(_fails, "task went wrong")
+        with pytest.raises(BactreeError, match="task went wrong"):
+            pool.next_result()
+
+
+def test_split_build_on_ray_gives_the_local_bytes(ray_cluster, monkeypatch):
+    """Whole subproblems and second-guess tasks of large parts on 2 Ray workers: the tree of 1 local worker.
+
+    (tests/test_expected.py checks the same of 2 local workers on more games.)
+    """
+    alone = dumps(build(GAME, "expected", workers=1).document)
+    monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 5)
+    messages: list[str] = []
+    shared = build(GAME, "expected", workers=2, progress=messages.append, executor="ray")
+    assert "2 ray workers started" in messages
+    assert any(" then " in m and ": total " in m for m in messages)  # second guesses valued by the workers
+    assert dumps(shared.document) == alone
+
+
+def test_interrupted_ray_build_resumes_to_the_same_bytes(ray_cluster, tmp_path):
+    fresh = dumps(build(GAME, "expected", workers=1).document)
+    checkpoint = tmp_path / "tree.json.resume"
+
+    def interrupt_after_two(message: str) -> None:
+        if message.startswith("2/7 "):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build(GAME, "expected", progress=interrupt_after_two, workers=2, checkpoint=checkpoint, executor="ray")
+    messages: list[str] = []
+    resumed = build(GAME, "expected", progress=messages.append, workers=2, checkpoint=checkpoint, resume=True,
+                    executor="ray")
+    assert "resuming: 2 of 7 subproblems already done" in messages
+    assert dumps(resumed.document) == fresh
+
+
+def test_cli_build_on_ray_writes_the_local_file(ray_cluster, tmp_path):
+    args = ["build", "-O", "expected", "-n", "3", "--symbols", "01234", "-j", "2", "-q"]
+    assert runner.invoke(app, [*args, "-o", str(tmp_path / "local.json")]).exit_code == 0
+    result = runner.invoke(app, [*args, "-o", str(tmp_path / "ray.json"), "--executor", "ray"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "ray.json").read_bytes() == (tmp_path / "local.json").read_bytes()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--executor", "spark"], "unknown executor 'spark'"),
+        (["--address", "10.0.0.1:6379"], "--address names a Ray cluster"),
+        (["-j", "0"], "--workers must be at least 1"),
+    ],
+)
+def test_bad_executor_options_are_one_line_errors(args, message, tmp_path):
+    result = runner.invoke(app, ["build", "-O", "expected", "-n", "2", "--symbols", "012", *args,
+                                 "-o", str(tmp_path / "x.json"), "-q"])
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_ray_missing_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if not installed
+    with pytest.raises(BactreeError, match=r"pip install 'bactree\[cluster\]'"):
+        make_executor("ray")
