@@ -151,6 +151,32 @@ def _label_parts(row, subset, solved, seen_first, labels):
 
 
 @njit(cache=True)
+def _fitting_guesses(table, subset, solved, num_slots, limit):
+    """Per code as a guess: True if no part of `subset` under it (all-bulls aside) has more than `limit` secrets.
+
+    Counts every code's parts in one streaming pass over the secrets' rows
+    of the table (`table[x, g]` equals `table[g, x]`), which reads |subset|
+    rows instead of touching every row: about 8 times faster than counting
+    guess by guess when, as in a refutation, most guesses must be counted.
+    """
+    num_codes = table.shape[1]
+    counts = np.zeros(num_slots * num_codes, np.uint16)
+    for x in subset:
+        row = table[x]
+        for g in range(num_codes):
+            counts[row[g] * num_codes + g] += 1
+    fits = np.ones(num_codes, np.bool_)
+    for a in range(num_slots):
+        if a == solved:
+            continue
+        base = a * num_codes
+        for g in range(num_codes):
+            if counts[base + g] > limit:
+                fits[g] = False
+    return fits
+
+
+@njit(cache=True)
 def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
     """A guess after which `subset` is solved within `depth` guesses in all, or -1 if none.
 
@@ -176,6 +202,9 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
     order = np.empty(num_slots, np.int64)
     num_first = first.shape[0]
     total = num_first if num_first > 0 else s + guesses.shape[0]
+    # Three guesses left: most guesses leave a part too large for two, so count them all at once.
+    screened = depth == 3 and num_first == 0 and guesses.shape[0] > s
+    fits = _fitting_guesses(table, subset, solved, num_slots, limit) if screened else member
     for idx in range(total):
         if num_first > 0:
             g = first[idx]
@@ -185,6 +214,8 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
             g = guesses[idx - s]
             if member[g]:
                 continue
+        if screened and not fits[g]:
+            continue
         row = table[g]
         if not _count_parts(row, subset, counts, solved, limit):
             continue
@@ -217,35 +248,61 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
 
 
 @njit(cache=True)
+def _mix64(z):
+    """The splitmix64 finaliser: a well-spread 64-bit function of a 64-bit word."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
 def _distinct_partitions(table, candidates, subset, solved, num_slots):
     """Mask keeping the first guess of `candidates` for each distinct partition of `subset`.
 
     Two guesses are alike when they split `subset` into the same parts and
     solve the same secret at once (or none): then every cost is the same.
-    Rows are compared exactly; the hash only groups them.
+    Each secret has a pseudo-random weight; a guess's hash adds a mix of
+    each part's weight sum (which secret it solves apart), all guesses in
+    one streaming pass over the secrets' rows. Only guesses whose hashes
+    meet are compared, exactly, by their part labels.
     """
     num = candidates.shape[0]
     s = subset.shape[0]
-    labels = np.empty((num, s), np.int8)
-    hashes = np.empty(num, np.uint64)
-    seen_first = np.full(num_slots, -1, np.int8)
-    for j in range(num):
-        hashes[j] = _label_parts(table[candidates[j]], subset, solved, seen_first, labels[j])
+    weights = np.zeros(num_slots * num, np.uint64)
+    for x in subset:
+        w = _mix64(np.uint64(x) + np.uint64(0x9E3779B97F4A7C15))
+        row = table[x]
+        for j in range(num):
+            weights[row[candidates[j]] * num + j] += w
+    hashes = np.zeros(num, np.uint64)
+    for a in range(num_slots):
+        base = a * num
+        for j in range(num):
+            v = weights[base + j]
+            if a == solved:
+                hashes[j] += _mix64(v ^ np.uint64(0x5851F42D4C957F2D))
+            elif v != 0:
+                hashes[j] += _mix64(v)
     order = np.argsort(hashes, kind="mergesort")  # stable: keeps candidates' order within a hash
     keep = np.ones(num, np.bool_)
+    labels = np.empty((2, s), np.int8)
+    seen_first = np.full(num_slots, -1, np.int8)
     start = 0
     while start < num:
         stop = start + 1
         while stop < num and hashes[order[stop]] == hashes[order[start]]:
             stop += 1
-        for x in range(start, stop):
+        for x in range(start, stop - 1):
             jx = order[x]
             if not keep[jx]:
                 continue
+            _label_parts(table[candidates[jx]], subset, solved, seen_first, labels[0])
             for y in range(x + 1, stop):
                 jy = order[y]
-                if keep[jy] and np.array_equal(labels[jx], labels[jy]):
-                    keep[jy] = False
+                if keep[jy]:
+                    _label_parts(table[candidates[jy]], subset, solved, seen_first, labels[1])
+                    if np.array_equal(labels[0], labels[1]):
+                        keep[jy] = False
         start = stop
     return keep
 
@@ -268,33 +325,75 @@ def _set_key(subset, depth):
 def _guess_bases(table, subset, guesses, solved, num_slots, floor):
     """For each of `guesses` on `subset`: (sum of `floor[part size]` over its parts, largest part, solves one).
 
-    The all-bulls answer is not a part. Reads `table[x, g]`, which equals
-    `table[g, x]` because an answer does not depend on which code is the
-    guess: the rows of the secrets stay in cache while g sweeps the codes.
+    The all-bulls answer is not a part. Counts every guess's parts in one
+    pass over the secrets' rows of the table (`table[x, g]` equals
+    `table[g, x]`, since an answer does not depend on which code is the
+    guess), one counter per answer and guess: 3 to 9 times faster than
+    counting guess by guess.
     """
     num = guesses.shape[0]
+    counts = np.zeros(num_slots * num, np.int32)
+    for x in subset:
+        row = table[x]
+        for j in range(num):
+            counts[row[guesses[j]] * num + j] += 1
     sums = np.zeros(num, np.int64)
     largest = np.zeros(num, np.int64)
     hits = np.zeros(num, np.bool_)
-    counts = np.zeros(num_slots, np.int64)
-    for j in range(num):
-        g = guesses[j]
-        total = 0
-        most = 0
-        for x in subset:
-            a = table[x, g]
-            if a == solved:
-                hits[j] = True
-                continue
-            c = counts[a] + 1
-            counts[a] = c
-            total += floor[c] - floor[c - 1]
-            most = max(most, c)
-        for x in subset:
-            counts[table[x, g]] = 0
-        sums[j] = total
-        largest[j] = most
+    for a in range(num_slots):
+        base = a * num
+        if a == solved:
+            for j in range(num):
+                hits[j] = counts[base + j] > 0
+            continue
+        for j in range(num):
+            c = counts[base + j]
+            sums[j] += floor[c]
+            largest[j] = max(largest[j], c)
     return sums, largest, hits
+
+
+@njit(cache=True)
+def _candidate_guesses(table, subset, pool, solved, num_slots, floor, cap, here, bound, dedupe):
+    """`CostSearch.candidates` in one call: (guesses, their bounds, least bound left out), best bound first.
+
+    Of `pool` it keeps the guesses whose parts all fit
+    `cap` and that tell something (split `subset` or may solve it), with
+    bound `here` + the parts' floors below `bound`; with `dedupe`, only the
+    first guess of each distinct partition. Sorted by bound, then largest
+    part, then code (as `np.lexsort` would). The third value is the least
+    bound of the guesses dropped for reaching `bound` (INFINITE if none).
+    """
+    s = subset.shape[0]
+    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, floor)
+    num = pool.shape[0]
+    keep = np.zeros(num, np.bool_)
+    left_out = INFINITE
+    for j in range(num):
+        if largest[j] <= cap and (largest[j] < s or hits[j]):
+            if here + sums[j] >= bound:
+                left_out = min(left_out, here + sums[j])
+            else:
+                keep[j] = True
+    kept = np.flatnonzero(keep)
+    kept = kept[np.argsort(pool[kept], kind="mergesort")]
+    if dedupe:
+        kept = kept[_distinct_partitions(table, pool[kept], subset, solved, num_slots)]
+    order = kept[np.argsort(largest[kept], kind="mergesort")]
+    order = order[np.argsort(sums[order], kind="mergesort")]
+    return pool[order], here + sums[order], left_out
+
+
+@njit(cache=True)
+def _least_base(table, subset, pool, solved, num_slots, floor, cap):
+    """The least bound `_candidate_guesses` would give any guess of `pool` (INFINITE if none fits): a lookahead."""
+    s = subset.shape[0]
+    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, floor)
+    least = INFINITE
+    for j in range(pool.shape[0]):
+        if largest[j] <= cap and (largest[j] < s or hits[j]):
+            least = min(least, sums[j])
+    return least
 
 
 @njit(cache=True)

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from .cost import INFINITE, NODES, TOTAL_GUESSES, Cost, CostSearch
 from .executors import make_executor
-from .game import BactreeError, Game
+from .game import BUILD_LIMIT, BactreeError, Game
 from .search import Solver
 from .subproblems import forced_first_guess, solve_by_first_answer
 from .treefile import Node, Objective, document
@@ -69,6 +69,7 @@ def build(
     then says `optimal: false` with a proven `lower_bound`, unless the bounds
     meet.
     """
+    game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
     if tie_break not in TIE_BREAKS and tie_break != HEIGHT_ONLY:

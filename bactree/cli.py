@@ -7,6 +7,7 @@ status 2; a tree that fails `verify` exits 1.
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from contextlib import contextmanager
@@ -42,14 +43,35 @@ def resolve_game(game: str, length: int | None, symbols: str | None, repeats: bo
     return make_game(game, length, symbols, repeats)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an exception so that a build stops as cleanly as on Ctrl-C."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM raises `Terminated`, so that cleanup runs as on Ctrl-C."""
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @contextmanager
 def cli_errors() -> Iterator[None]:
-    """Turn library errors into one line on stderr and exit status 2; Ctrl-C exits 130 quietly."""
+    """Turn library errors into one line on stderr and exit status 2; Ctrl-C exits 130 quietly, SIGTERM 143."""
     try:
         yield
     except BactreeError as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(2) from None
+    except Terminated:
+        typer.echo("Terminated.", err=True)
+        raise typer.Exit(143) from None
     except KeyboardInterrupt:
         typer.echo("Interrupted.", err=True)
         raise typer.Exit(130) from None
@@ -111,10 +133,44 @@ def game_option(game: str | None, length: int | None, symbols: str | None, repea
 
 
 @app.command()
+def html(
+    file: Annotated[
+        Optional[Path],
+        typer.Argument(help="Tree file (default: the game's best shipped tree).", show_default=False),
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
+    game: GameName = None,  # type: ignore[assignment]
+    length: Length = None,
+    symbols: Symbols = None,
+    repeats: Repeats = None,
+) -> None:
+    """Write one self-contained web page for a tree: play it, find a hidden secret, browse it, chart it.
+
+    The page embeds the checked tree, its script and style; it opens from disk with no network.
+
+    Example: bactree html trees/mastermind-4x6-worst-case.json -o mastermind.html
+    """
+    from .game import preset
+    from .page import tree_page
+    from .treefile import write_atomic
+    from .walker import shipped_tree_path
+
+    with cli_errors():
+        chosen = game_option(game, length, symbols, repeats)
+        path = file if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
+        page, doc = tree_page(path, chosen)
+        try:
+            write_atomic(out, page.encode())
+        except OSError as err:
+            raise BactreeError(f"cannot write {str(out)!r}: {err.strerror or err}") from None
+    typer.echo(f"wrote {out}: {path.name}, {doc['stats']['nodes']} nodes, {len(page) // 1024} KiB")
+
+
+@app.command()
 def walk(
     file: Annotated[
         Optional[Path],
-        typer.Argument(help="Tree file (default: the game's shipped worst-case tree).", show_default=False),
+        typer.Argument(help="Tree file (default: the game's best shipped tree: least height, then least total).", show_default=False),
     ] = None,
     game: GameName = None,  # type: ignore[assignment]
     length: Length = None,
@@ -168,7 +224,7 @@ def play(
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
     tree_file: Annotated[
         Optional[Path],
-        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's shipped worst-case tree)."),
+        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's best shipped tree)."),
     ] = None,
 ) -> None:
     """Play a game at the terminal: alone, against the computer, or two people with the computer as referee.
@@ -183,6 +239,8 @@ def play(
 
     with cli_errors():
         chosen = game_option(game, length, symbols, repeats)
+        if chosen is not None:
+            chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
             raise BactreeError("--tree is only used with --mode versus")
         if mode is Mode.versus:
@@ -224,7 +282,7 @@ def evaluate(
     runs: Annotated[int, typer.Option("--runs", help="Games per secret for randomised strategies.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the randomised strategies.")] = 0,
     max_guesses: MaxGuesses = None,
-    trees: Annotated[Path, typer.Option("--trees", help="Folder of tree files that --all adds.")] = Path("trees"),
+    trees: Annotated[Optional[Path], typer.Option("--trees", help="Folder of tree files that --all adds (default: the shipped trees).", show_default=False)] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON: one object, or a list with --all or several --strategy.")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also write a PNG of the histograms (needs matplotlib: the plot extra).", show_default=False)] = None,
 ) -> None:
@@ -243,6 +301,10 @@ def evaluate(
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
         if not strategy and not all_strategies:
             raise BactreeError("give --strategy NAME (or several), or --all")
+        if trees is None:
+            from .shipped import trees_dir
+
+            trees = trees_dir()
         results = evaluate_all(the_game, runs, seed, cap, trees) if all_strategies else []
         extra = [spec for spec in strategy or [] if not (all_strategies and spec in STRATEGIES)]
         results += [run(make_strategy(spec, the_game, seed), runs, cap) for spec in extra]
@@ -333,7 +395,9 @@ def build(
     from .game import game_slug
     from .treefile import dumps, write_atomic
 
-    with cli_errors():
+    # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
+    # file written (an existing one is left as it was), finished subproblems kept for --resume.
+    with terminate_as_interrupt(), cli_errors():
         chosen = resolve_game(game, length, symbols, repeats)
         began = time.perf_counter()
 
@@ -346,6 +410,8 @@ def build(
         checkpoint = output.with_name(output.name + ".resume")
         if resume and not checkpoint.exists():
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
+        if not resume and checkpoint.exists() and not quiet:
+            progress(f"starting afresh: {checkpoint} (from an interrupted build) will be replaced; --resume continues it")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
             budget, workers, checkpoint, resume, executor, address,
@@ -359,6 +425,54 @@ def build(
             + ("optimal" if result.document["optimal"] else f"not proven optimal (lower bound {stats['lower_bound']})")
             + f", {result.seconds:.1f}s"
         )
+
+
+@app.command()
+def crack(
+    length: Annotated[int, typer.Option("--length", "-n", help="Positions in the key.", show_default=False)],
+    symbols: Annotated[Optional[str], typer.Option("--symbols", help="The alphabet, one character per symbol (default: the paper's 37, a-z 0-9 space).", show_default=False)] = None,
+    alphabet_size: Annotated[Optional[int], typer.Option("--alphabet-size", "-k", help="The first K symbols of the fixed alphabet (a-z, 0-9, space, then more letters).", show_default=False)] = None,
+    repeats: Annotated[bool, typer.Option("--repeats/--no-repeats", help="May the key repeat a symbol.")] = True,
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help="best, count-split or ga-woc.")] = "best",
+    secret: Annotated[Optional[str], typer.Option("--secret", help="Crack this key (a simulation).", show_default=False)] = None,
+    random_key: Annotated[bool, typer.Option("--random", help="Crack a random key.")] = False,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="With --random: pick the key reproducibly.", show_default=False)] = None,
+    oracle_cmd: Annotated[Optional[str], typer.Option("--oracle-cmd", help="Ask this program: a guess line in, 'BULLS COWS' out.", show_default=False)] = None,
+    interactive: Annotated[bool, typer.Option("--interactive", help="Ask the person at the terminal.")] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+) -> None:
+    """Find one long key exactly by asking questions (bulls and cows as Mastermind pegs).
+
+    The key is a known --secret, a --random one, an external program
+    (--oracle-cmd: it reads each guess as one line of n characters and answers
+    one line 'BULLS COWS'), or the person at the terminal (--interactive).
+    Progress goes to stderr, one summary line (or --json) to stdout.
+
+    Example: bactree crack --length 100 --random --seed 1
+    """
+    import orjson
+
+    from .crack.run import crack as run_crack
+    from .crack.run import make_oracle, make_puzzle
+
+    with cli_errors():
+        puzzle = make_puzzle(length, symbols, alphabet_size, repeats)
+        oracle = make_oracle(puzzle, secret, random_key, seed, oracle_cmd, interactive)
+        shown = [0.0]
+
+        def progress(queries: int, known: int) -> None:
+            now = time.monotonic()
+            if not quiet and now - shown[0] > 0.5:
+                shown[0] = now
+                typer.echo(f"  {queries} questions, {known} of {length} positions known", err=True)
+
+        summary = run_crack(puzzle, oracle, strategy, seed or 0, progress)
+    if json_output:
+        typer.echo(orjson.dumps(summary).decode())
+    else:
+        verdict = "solved" if summary["solved"] else f"NOT solved, {summary['wrong_positions']} positions wrong"
+        typer.echo(f"[{summary['found']}] {verdict} in {summary['queries']} questions ({summary['strategy']}, {summary['seconds']:.2f}s)")
 
 
 def main() -> None:

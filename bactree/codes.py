@@ -8,11 +8,15 @@ from functools import lru_cache
 import numpy as np
 
 from . import _kernels
-from .game import Answer, Game
+from .game import BUILD_LIMIT, Answer, Game
 
 
 def code_array(game: Game) -> np.ndarray:
-    """Every code as a row of symbol indices (uint8), in the order of `game.codes`."""
+    """Every code as a row of symbol indices (uint8), in the order of `game.codes`.
+
+    `GameTooLargeError` for games past `BUILD_LIMIT`, whose answer table would not fit.
+    """
+    game.check_size(BUILD_LIMIT)
     k, n = game.num_symbols, game.length
     if game.repeats:
         rows = itertools.product(range(k), repeat=n)

@@ -209,8 +209,11 @@ class CostSearch:
             return hit[0]
         if key in self.lower:
             return self._known_bound(key, subset, depth)
-        bases = self.candidates(subset, depth, history, dedupe=False)[1]
-        lookahead = int(bases.min()) if len(bases) else INFINITE
+        pool = solver.canonical_guesses(history) if s >= SYMMETRY_MIN_SET else solver.all_guesses
+        least = _search_kernels._least_base(
+            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor, solver.caps[depth - 1]
+        )
+        lookahead = INFINITE if least >= INFINITE else self.cost.guess_cost(s) + int(least)
         bound = max(self.lower_bound(subset, depth), lookahead)
         self.lower[key] = bound
         return bound
@@ -306,20 +309,11 @@ class CostSearch:
         solver = self.solver
         s = len(subset)
         pool = solver.canonical_guesses(history) if s >= SYMMETRY_MIN_SET else solver.all_guesses
-        sums, largest, solved_here = _search_kernels._guess_bases(
-            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor
+        guesses, bases, left_out = _search_kernels._candidate_guesses(
+            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor, solver.caps[depth - 1],
+            self.cost.guess_cost(s), bound, dedupe,
         )
-        fits = (largest <= solver.caps[depth - 1]) & ((largest < s) | solved_here)
-        bases = self.cost.guess_cost(s) + sums
-        beyond = fits & (bases >= bound)
-        left_out = int(bases[beyond].min()) if beyond.any() else INFINITE
-        keep = fits & ~beyond
-        pool, largest, bases = pool[keep], largest[keep], bases[keep]
-        if dedupe:
-            distinct = _search_kernels._distinct_partitions(solver.table, pool, subset, solver.solved, solver.num_slots)
-            pool, largest, bases = pool[distinct], largest[distinct], bases[distinct]
-        order = np.lexsort((pool, largest, bases))
-        return pool[order], bases[order], left_out
+        return guesses, bases, int(left_out)
 
     def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
         """A good tree quickly, as (cost, node): the best-bound guess at each node, exact on small sets.

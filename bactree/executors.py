@@ -18,6 +18,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import signal
 from typing import Any, Callable
 
 import numpy as np
@@ -82,6 +83,18 @@ def make_executor(name: str, workers: int | None = None, address: str | None = N
     return RayExecutor(workers, address, verbose)
 
 
+def _local_worker_setup(initializer: Callable[..., None], *init_args: Any) -> None:
+    """A local worker's setup: signals left to the parent, then `initializer(*init_args)`.
+
+    Ctrl-C reaches the whole process group and is for the parent to handle;
+    the SIGTERM with which the parent stops the pool ends a worker at once,
+    without a traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    initializer(*init_args)
+
+
 class LocalExecutor(Executor):
     """Forked worker processes of this machine: they inherit the parent's arrays (copy-on-write, never written)."""
 
@@ -93,7 +106,9 @@ class LocalExecutor(Executor):
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:
         count = min(self.workers, max(at_most, 1))
         # With fork, `init_args` reach the children by inheritance, not pickling: one table per machine.
-        self._pool = multiprocessing.get_context("fork").Pool(count, initializer=initializer, initargs=init_args)
+        self._pool = multiprocessing.get_context("fork").Pool(
+            count, initializer=_local_worker_setup, initargs=(initializer, *init_args)
+        )
         return count
 
     def submit(self, function: Callable[..., Any], *args: Any) -> None:

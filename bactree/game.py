@@ -6,7 +6,9 @@ module, and they must load without numpy or numba.
 
 from __future__ import annotations
 
+import collections
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,6 +28,36 @@ class InvalidCodeError(BactreeError):
 
 class InvalidAnswerError(BactreeError):
     """An answer that no guess of the game can get (or that cannot be read)."""
+
+
+class GameTooLargeError(InvalidGameError):
+    """A game too large for what was asked of it (listing its codes, building a tree)."""
+
+
+@dataclass(frozen=True)
+class SizeLimit:
+    """The largest game one kind of work accepts, checked by `Game.check_size` before any code is made."""
+
+    purpose: str
+    codes: int
+    length: int
+    symbols: int
+
+
+# A declared game (a tree file's header, command options) is data from anywhere: these
+# keep every reader and command bounded in time and memory, and refuse at once what is larger.
+READ_LIMIT = SizeLimit(
+    "reading or playing",  # walk, play, verify, export, any tree file read: codes listed as strings
+    codes=2_000_000,  # about 300 MB and a few seconds to list the codes and index them at the cap
+    length=64,  # answers are (n+1)**2 pairs; longer codes are no game anyone plays
+    symbols=2_000_000,
+)
+BUILD_LIMIT = SizeLimit(
+    "a build or an evaluation",  # build, evaluate, compile: the answer table and the search
+    codes=50_000,  # a guess x secret table of one byte per answer: 2.5 GB at the cap
+    length=9,  # the symmetry search lists every permutation of positions: 9! rows
+    symbols=256,  # symbols are stored as one byte each
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -64,11 +96,12 @@ class Game:
             raise InvalidGameError(f"invalid game: length must be at least 1, got {self.length!r}")
         if len(self.symbols) < 1:
             raise InvalidGameError("invalid game: the alphabet is empty")
+        if len(set(self.symbols)) < len(self.symbols):  # not str.count per symbol: quadratic in a long alphabet
+            twice = next(s for s, n in collections.Counter(self.symbols).items() if n > 1)
+            raise InvalidGameError(f"invalid game: symbol {twice!r} appears twice in {_short(self.symbols)}")
         for symbol in self.symbols:
-            if self.symbols.count(symbol) > 1:
-                raise InvalidGameError(f"invalid game: symbol {symbol!r} appears twice in {self.symbols!r}")
             if symbol.isspace():
-                raise InvalidGameError(f"invalid game: whitespace is not a symbol ({self.symbols!r})")
+                raise InvalidGameError(f"invalid game: whitespace is not a symbol ({_short(self.symbols)})")
         if not self.repeats and self.length > len(self.symbols):
             raise InvalidGameError(
                 f"invalid game: {self.length} positions need at least {self.length} symbols "
@@ -77,15 +110,41 @@ class Game:
 
     def __str__(self) -> str:
         kind = "repeats" if self.repeats else "no repeats"
-        return f"{self.length} of {self.symbols!r}, {kind}"
+        return f"{self.length} of {_short(self.symbols)}, {kind}"
 
     @property
     def num_symbols(self) -> int:
         return len(self.symbols)
 
+    @property
+    def num_codes(self) -> int:
+        """How many codes there are, by arithmetic: k**n with repeats, k!/(k-n)! without.
+
+        Exact and cheap for any game `check_size` lets through; check a declared game first.
+        """
+        k, n = self.num_symbols, self.length
+        return k**n if self.repeats else math.perm(k, n)
+
+    def check_size(self, limit: SizeLimit = READ_LIMIT) -> None:
+        """Raise `GameTooLargeError` if the game exceeds `limit` in codes, positions or symbols.
+
+        Arithmetic only (k**n codes with repeats, k!/(k-n)! without), and the
+        length is checked first, so a header declaring 10**9 positions costs nothing.
+        """
+        too_large = f"game too large for {limit.purpose}"
+        if self.length > limit.length:
+            raise GameTooLargeError(f"{too_large}: {self.length} positions (at most {limit.length})")
+        if self.num_symbols > limit.symbols:
+            raise GameTooLargeError(f"{too_large}: {self.num_symbols} symbols (at most {limit.symbols})")
+        count = self.num_codes
+        if count > limit.codes:
+            written = f"{count:,}" if count < 10**15 else f"about {float(count):.1e}"
+            raise GameTooLargeError(f"{too_large}: {self} has {written} codes (at most {limit.codes:,})")
+
     @cached_property
     def codes(self) -> tuple[str, ...]:
-        """Every code, in lexicographic order of the symbols string."""
+        """Every code, in lexicographic order of the symbols string; `GameTooLargeError` past `READ_LIMIT`."""
+        self.check_size()
         pick = itertools.product if self.repeats else itertools.permutations
         if self.repeats:
             tuples = pick(self.symbols, repeat=self.length)
@@ -177,6 +236,11 @@ class Game:
         bulls = sum(1 for g, s in zip(guess, secret) if g == s)
         common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
         return Answer(bulls, common - bulls)
+
+
+def _short(symbols: str) -> str:
+    """An alphabet quoted for a message, cut short if it is long."""
+    return repr(symbols) if len(symbols) <= 40 else f"{symbols[:20]!r}... ({len(symbols)} symbols)"
 
 
 def _answers_with_repeats(n: int, k: int) -> tuple[Answer, ...]:

@@ -41,7 +41,7 @@ class _Quit(Exception):
 
 
 def open_tree(path: str | os.PathLike[str] | None, game: Game | None) -> Tree:
-    """The tree file at `path`, or else the shipped worst-case tree of `game` (Bulls and Cows by default).
+    """The tree file at `path`, or else the best shipped tree of `game` (Bulls and Cows by default).
 
     With both, `game` must be the tree's game: options never silently lose to a file.
     """

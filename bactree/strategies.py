@@ -26,7 +26,7 @@ import numpy as np
 
 from . import _strategy_kernels as kernels
 from .codes import answer_table, code_array, decode_answer, encode_answer, num_slots
-from .game import Answer, BactreeError, Game
+from .game import BUILD_LIMIT, Answer, BactreeError, Game
 from .treefile import Node, check_document, check_header, read_document
 
 
@@ -53,6 +53,7 @@ class Strategy(ABC):
     optimal: bool = False
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
+        game.check_size(BUILD_LIMIT)  # every strategy scores through the answer table
         self.game = game
         self.rng = np.random.default_rng(seed)
 

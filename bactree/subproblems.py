@@ -35,7 +35,7 @@ from .cost import TOTAL_GUESSES, CostSearch
 from .executors import Executor, make_executor
 from .game import BactreeError, Game
 from .search import Solver
-from .treefile import Node, node, write_atomic
+from .treefile import Node, TreeFormatError, node, replay_tree, write_atomic
 
 Progress = Callable[[str], None]
 
@@ -55,6 +55,57 @@ class PartResult:
 
     def to_json(self) -> dict[str, Any]:
         return self.__dict__.copy()
+
+
+class ResumeFileError(BactreeError):
+    """A resume file that is unreadable, corrupted, or made by another build: refused, never trusted."""
+
+
+def read_resume(path: Path, header: dict[str, Any], parts: dict[str, list[str]], game: Game, depth: int) -> dict[str, PartResult]:
+    """The subproblems an interrupted build saved in `path`, each checked before it is reused.
+
+    `parts` maps each answer to the first guess to the secrets it leaves.
+    The header must be this build's; every saved tree is replayed over its
+    part's secrets and must solve each within `depth` guesses at the total it
+    claims, with a lower bound no higher than that total.
+    """
+
+    def refuse(problem: str) -> ResumeFileError:
+        return ResumeFileError(f"{path}: {problem}; remove it to start afresh")
+
+    try:
+        saved = orjson.loads(path.read_bytes())
+    except OSError as err:
+        raise ResumeFileError(f"{path}: cannot read: {err.strerror or err}") from None
+    except orjson.JSONDecodeError:
+        raise refuse("not a resume file (not valid JSON)") from None
+    if not isinstance(saved, dict) or set(saved) != {"header", "parts"} or not isinstance(saved["parts"], list):
+        raise refuse("not a resume file (expected an object with 'header' and 'parts')")
+    if saved["header"] != header:
+        raise refuse("made by a different build (game, first guess, cap or budget)")
+    done: dict[str, PartResult] = {}
+    for raw in saved["parts"]:
+        if not isinstance(raw, dict) or set(raw) != set(PartResult.__dataclass_fields__):
+            raise refuse("a saved part does not have the fields of one")
+        result = PartResult(**raw)
+        if not isinstance(result.answer, str) or result.answer not in parts or result.answer in done:
+            raise refuse(f"saved part {result.answer!r} is not an answer to the first guess, or is there twice")
+        numbers = (result.size, result.cost, result.lower_bound, result.sets)
+        if (any(type(n) is not int for n in numbers) or not isinstance(result.optimal, bool)
+                or type(result.seconds) not in (int, float)):
+            raise refuse(f"saved part {result.answer}: a figure has the wrong type")
+        secrets = parts[result.answer]
+        try:
+            replay = replay_tree(game, result.tree, f"saved part {result.answer}", secrets)
+        except TreeFormatError as err:
+            raise refuse(str(err)) from None
+        if result.size != len(secrets) or replay.total_guesses != result.cost or replay.max_guesses > depth:
+            raise refuse(f"saved part {result.answer}: its tree does not give the size, total or cap recorded")
+        if not result.lower_bound <= result.cost or result.optimal != (result.lower_bound == result.cost):
+            raise refuse(f"saved part {result.answer}: its lower bound {result.lower_bound} does not fit its total")
+        done[result.answer] = result
+    return done
+
 
 
 def forced_first_guess(solver: Solver) -> int | None:
@@ -203,10 +254,8 @@ def solve_by_first_answer(
     header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget}
     done: dict[str, PartResult] = {}
     if resume is not None and resume.exists() and not fresh:
-        saved = orjson.loads(resume.read_bytes())
-        if saved.get("header") != header:
-            raise BactreeError(f"{resume} was made by a different build (game, cap or budget); remove it to start afresh")
-        done = {r["answer"]: PartResult(**r) for r in saved["parts"]}
+        secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
+        done = read_resume(resume, header, secrets, game, depth - 1)
         say(f"resuming: {len(done)} of {len(parts)} subproblems already done")
 
     def save() -> None:

@@ -7,17 +7,24 @@ walker can load trees without numpy or numba.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import orjson
 
-from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError
+from .game import READ_LIMIT, Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError
 
 FORMAT = "bactree-tree"
 VERSION = 1
+# The largest tree file a reader loads: parsed, JSON takes several times its size in memory.
+# A tree has a node per secret, so this holds any tree of a game within READ_LIMIT.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+# Games up to this many codes are listed straight away (a fraction of a second), so that a
+# defect is named precisely; larger ones only after the tree is found to have a node per code.
+LISTED_UNCOUNTED = 100_000
 
 Node = dict[str, Any]
 
@@ -128,9 +135,17 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a tree file's JSON and check its header; `TreeFormatError` names the file."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or a device (/dev/zero) could block or never end
+            raise TreeFormatError(f"{name}: not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise TreeFormatError(f"{name}: {info.st_size:,} bytes, more than the {MAX_FILE_BYTES:,} a tree file may have")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)  # the file may have grown since
     except OSError as err:
         raise TreeFormatError(f"{name}: cannot read: {err.strerror or err}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise TreeFormatError(f"{name}: more than the {MAX_FILE_BYTES:,} bytes a tree file may have")
     try:
         doc = orjson.loads(raw)
     except orjson.JSONDecodeError as err:
@@ -166,6 +181,7 @@ def check_header(doc: Any, name: str) -> Game:
         raise fail(f"game.repeats must be true or false, got {repeats!r}")
     try:
         game = Game(length, symbols, repeats)
+        game.check_size(READ_LIMIT)
     except InvalidGameError as err:
         raise fail(str(err)) from None
     objective = doc["objective"]
@@ -184,21 +200,50 @@ def check_header(doc: Any, name: str) -> Game:
     return game
 
 
-def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
-    """Play every secret through the tree, checking every rule of the format on the way.
+def check_node_count(game: Game, root: Node, name: str = "tree") -> None:
+    """Refuse a tree with fewer nodes than its game has codes, before any code is listed.
+
+    Every secret is solved at a node of its own (the one guessing it), so such
+    a tree cannot be right; counting first keeps a small file that declares a
+    large game from costing a listing of all its codes. Stops counting at the
+    number of codes, and never follows anything but dicts. Games of up to
+    `LISTED_UNCOUNTED` codes pass: listing them is cheap, and the replay then
+    names the defect more precisely.
+    """
+    secrets = game.num_codes
+    if secrets <= LISTED_UNCOUNTED:
+        return
+    count, stack = 0, [root]
+    while stack and count < secrets:
+        current = stack.pop()
+        count += 1
+        children = current.get("next") if isinstance(current, dict) else None
+        if isinstance(children, dict):
+            stack.extend(children.values())
+    if count < secrets:
+        raise TreeFormatError(
+            f"{name}: the tree has {count:,} node(s) but its game has {secrets:,} secrets, each needing a node of its own"
+        )
+
+
+def replay_tree(game: Game, root: Node, name: str = "tree", secrets: Sequence[str] | None = None) -> Replay:
+    """Play every secret (or only `secrets`) through the tree, checking every rule of the format on the way.
 
     Raises `TreeFormatError` naming the first defect: an invalid guess or
     answer key, a `next` that does not hold exactly the answers still-possible
     secrets give, a final node that does not end the game, a secret never solved.
     """
+    if secrets is None:
+        check_node_count(game, root, name)
+    everyone = game.codes if secrets is None else secrets
     solved = game.solved
     histogram: dict[int, int] = {}
     nodes = 0
     total = 0
     # Iterative walk: (node, still-possible secrets, depth, path of answers).
-    stack: list[tuple[Any, list[str], int, str]] = [(root, list(game.codes), 1, "root")]
+    stack: list[tuple[Any, list[str], int, str]] = [(root, list(everyone), 1, "root")]
     while stack:
-        current, secrets, depth, where = stack.pop()
+        current, reaching, depth, where = stack.pop()
         nodes += 1
         if not isinstance(current, dict) or "guess" not in current:
             raise TreeFormatError(f"{name}: node at {where} is not an object with a 'guess'")
@@ -218,7 +263,7 @@ def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
         if not isinstance(children, dict):
             raise TreeFormatError(f"{name}: node at {where}: 'next' is not an object")
         parts: dict[Answer, list[str]] = {}
-        for secret in secrets:
+        for secret in reaching:
             answer = game.score(guess, secret)
             if answer == solved:
                 histogram[depth] = histogram.get(depth, 0) + 1
@@ -251,8 +296,7 @@ def replay_tree(game: Game, root: Node, name: str = "tree") -> Replay:
             raise TreeFormatError(f"{name}: node at {where}: 'next' keys are not in ascending order")
         for answer in sorted(parts, reverse=True):
             stack.append((children[keys[answer]], parts[answer], depth + 1, f"{where} {guess}:{answer}"))
-    secrets = len(game.codes)
-    return Replay(secrets, max(histogram), total, nodes, histogram)
+    return Replay(len(everyone), max(histogram, default=0), total, nodes, histogram)
 
 
 def check_document(doc: dict[str, Any], name: str = "tree") -> Replay:

@@ -17,8 +17,9 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import shipped
 from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, game_slug
-from .treefile import Node, TreeFormatError, check_header, read_document
+from .treefile import Node, TreeFormatError, check_header, check_node_count, read_document
 
 __all__ = [
     "InconsistentAnswerError",
@@ -35,8 +36,6 @@ __all__ = [
     "load_tree",
     "shipped_tree_path",
 ]
-
-TREES_DIR = Path(__file__).resolve().parent.parent / "trees"
 
 Pair = tuple[str, Answer]
 
@@ -62,13 +61,25 @@ class MissingTreeError(BactreeError):
     """No shipped tree exists for the game asked for."""
 
 
-def shipped_tree_path(game: Game, objective: str = "worst-case") -> Path:
-    """Where the tree shipped for `game` lives: `trees/<slug>-<objective>.json` next to the package."""
-    return TREES_DIR / f"{game_slug(game)}-{objective}.json"
+def shipped_tree_path(game: Game, objective: str | None = None) -> Path:
+    """The shipped tree file of `game`: the best for a player, or where `<slug>-<objective>.json` would be.
+
+    The best is the least height, then the least total, among the shipped
+    trees of the game that are not hard mode, as their headers say; trees
+    added to `trees/` are picked up with no list to update. `MissingTreeError`
+    if the game has none.
+    """
+    folder = shipped.trees_dir()
+    if objective is not None:
+        return folder / f"{game_slug(game)}-{objective}.json"
+    best = shipped.best_shipped_tree(game, folder)
+    if best is None:
+        raise MissingTreeError(f"no shipped tree for {game_slug(game)} ({game}) in {folder}; pass a tree file instead")
+    return best.path
 
 
-def load_shipped_tree(game: Game, objective: str = "worst-case") -> Tree:
-    """The shipped tree of `game`; `MissingTreeError` says where it was looked for."""
+def load_shipped_tree(game: Game, objective: str | None = None) -> Tree:
+    """The shipped tree of `game` (see `shipped_tree_path`); `MissingTreeError` says where it was looked for."""
     path = shipped_tree_path(game, objective)
     if not path.exists():
         raise MissingTreeError(
@@ -81,11 +92,14 @@ def load_shipped_tree(game: Game, objective: str = "worst-case") -> Tree:
 def load_tree(path: str | os.PathLike[str]) -> Tree:
     """Read a tree file, check its header and every node's shape, and return it.
 
-    A defect raises `TreeFormatError` naming the file and the problem.
+    A defect raises `TreeFormatError` naming the file and the problem. A game
+    past `bactree.game.READ_LIMIT`, or a tree with fewer nodes than its game has
+    codes, is refused from the header and a count before any code is listed.
     """
     name = str(path)
     doc = read_document(path)
     game = check_header(doc, name)
+    check_node_count(game, doc["root"], name)
     _check_nodes(game, doc["root"], name)
     return Tree(game, doc, name)
 

@@ -6,7 +6,9 @@ Each run is a new Python process that (1) imports bactree and loads (or, on a
 cold cache, compiles) the numba kernels on a tiny game, then (2) builds the
 requested tree. It reports both times, the whole wall time of the process and
 its peak resident memory (and its largest worker's, if the build used
-worker processes); the script prints medians over the runs.
+worker processes), and the CPU time of the search (workers included: on a
+shared machine it varies far less than wall time); the script prints
+medians over the runs.
 """
 
 from __future__ import annotations
@@ -20,16 +22,18 @@ import time
 
 CHILD = r"""
 import json, resource, sys, time
+def cpu():
+    return sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
 t0 = time.perf_counter()
 from bactree.build import build
 from bactree.game import Game, make_game
 build(Game(3, "01234", False))  # loads every kernel used by the search
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), cpu()
 result = build(make_game(sys.argv[1]), sys.argv[2], "nodes", None if sys.argv[3] == "-" else int(sys.argv[3]))
-t2 = time.perf_counter()
+t2, c2 = time.perf_counter(), cpu()
 stats = result.stats
 print(json.dumps({
-    "load": t1 - t0, "search": t2 - t1, "sets": result.searched,
+    "load": t1 - t0, "search": t2 - t1, "search_cpu": c2 - c1, "sets": result.searched,
     "height": stats["max_guesses"], "nodes": stats["nodes"], "total": stats["total_guesses"],
     "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     "worker_peak_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
@@ -56,14 +60,15 @@ def main() -> None:
         rows.append(row)
         print(
             f"run {run + 1}: wall {row['wall']:.2f}s = kernels {row['load']:.2f}s + search {row['search']:.2f}s "
-            f"(+ interpreter); peak {row['peak_mib']:.0f} MiB{workers(row)}; height {row['height']}, "
+            f"(+ interpreter); search CPU {row['search_cpu']:.2f}s; peak {row['peak_mib']:.0f} MiB{workers(row)}; height {row['height']}, "
             f"{row['nodes']} nodes, total {row['total']}",
             flush=True,
         )
     print(
         f"{args.game} {args.objective}: median wall {statistics.median(r['wall'] for r in rows):.2f}s, "
         f"kernel load {statistics.median(r['load'] for r in rows):.2f}s, "
-        f"search {statistics.median(r['search'] for r in rows):.2f}s, "
+        f"search {statistics.median(r['search'] for r in rows):.2f}s "
+        f"(CPU {statistics.median(r['search_cpu'] for r in rows):.2f}s, workers included), "
         f"peak {max(r['peak_mib'] for r in rows):.0f} MiB{workers(max(rows, key=lambda r: r['worker_peak_mib']))} "
         f"over {args.runs} runs"
     )

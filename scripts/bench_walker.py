@@ -54,7 +54,7 @@ def replay_seconds(path: Path) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("tree", nargs="?", type=Path, default=shipped_tree_path(make_game()))
+    parser.add_argument("tree", nargs="?", type=Path, default=shipped_tree_path(make_game(), "worst-case"))
     parser.add_argument("--runs", type=int, default=7, help="runs per measurement (default 7)")
     args = parser.parse_args()
     if not args.tree.exists():

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import naive
 from bactree import _search_kernels
 from bactree.codes import answer_table
-from bactree.cost import TOTAL_GUESSES, CostSearch
+from bactree.cost import INFINITE, TOTAL_GUESSES, CostSearch
 from bactree.game import Game
 from bactree.search import Solver
 from game_strategies import small_games
@@ -82,6 +82,64 @@ def test_most_answers_equals_reference(game: Game, data: st.DataObject) -> None:
         int(np.count_nonzero(np.delete(row, solver.solved))) + 2 * int(row[solver.solved] > 0) for row in counts
     )
     assert _search_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_codes=250), st.data())
+def test_fitting_guesses_equal_reference(game: Game, data: st.DataObject) -> None:
+    """The streaming screen of the height search: a code fits when no part but all-bulls exceeds the limit."""
+    solver = Solver(game)
+    size = len(game.codes)
+    subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
+    limit = data.draw(st.integers(0, len(subset)))
+    counts = naive.partition_counts(game, list(range(size)), subset)
+    counts[:, solver.solved] = 0
+    fits = _search_kernels._fitting_guesses(
+        solver.table, np.array(subset, np.int64), solver.solved, solver.num_slots, limit
+    )
+    assert fits.tolist() == (counts.max(axis=1) <= limit).tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_codes=250), st.data())
+def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> None:
+    """Kept guesses, their order and bounds, and the least bound left out, from naive partition counts."""
+    search = search_for(game)
+    solver = search.solver
+    size = len(game.codes)
+    subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
+    pool = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
+    cap = data.draw(st.integers(1, len(subset)))
+    bound = data.draw(st.integers(0, 4 * len(subset)))
+    dedupe = data.draw(st.booleans())
+    counts = naive.partition_counts(game, pool, subset)
+    rows = []  # (bound, largest part, code, partition) of each guess that fits and tells something
+    for code, row in zip(pool, counts):
+        solves = row[solver.solved] > 0
+        parts = np.delete(row, solver.solved)
+        if parts.max() <= cap and (parts.max() < len(subset) or solves):
+            base = len(subset) + sum(int(search.floor[c]) for c in parts)
+            answers = [int(solver.table[code, x]) for x in subset]
+            partition = frozenset(frozenset(x for x, a in zip(subset, answers) if a == b) for b in set(answers) - {solver.solved})
+            rows.append((base, int(parts.max()), code, (partition, solves and subset[answers.index(solver.solved)])))
+    kept = [r for r in rows if r[0] < bound]
+    if dedupe:
+        seen: set = set()
+        kept = [r for r in kept if not (r[3] in seen or seen.add(r[3]))]
+    kept.sort(key=lambda r: r[:3])
+    left_out = min((r[0] for r in rows if r[0] >= bound), default=INFINITE)
+    guesses, bases, least = _search_kernels._candidate_guesses(
+        solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
+        search.floor, cap, len(subset), bound, dedupe,
+    )
+    assert guesses.tolist() == [r[2] for r in kept]
+    assert bases.tolist() == [r[0] for r in kept]
+    assert least == left_out
+    every = _search_kernels._least_base(
+        solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
+        search.floor, cap,
+    )
+    assert every == min((r[0] - len(subset) for r in rows), default=INFINITE)
 
 
 def random_subsets(game: Game, data: st.DataObject, most: int) -> list[int]:

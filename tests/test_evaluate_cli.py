@@ -110,7 +110,6 @@ def test_a_tree_file_plays_as_a_strategy(tmp_path: Path) -> None:
         (["evaluate", "-s", "random", *SMALL, "--runs", "0"], "Error: invalid runs 0: must be at least 1"),
         (["evaluate", "-s", "random", *SMALL, "--max-guesses", "0"], "Error: invalid max guesses 0"),
         (["evaluate", "-s", "tree:missing.json", *SMALL], "Error: missing.json: cannot read"),
-        (["evaluate", "-s", "knuth", *SMALL, "--plot", "/dev/null/x.png"], "Error: cannot write the plot"),
         (["compile", "-s", "random", *SMALL, "-o", "x.json"], "Error: strategy 'random' is randomised"),
         (["compile", "-s", "knuth", *SMALL], "Error: give --strategy NAME and -o FILE"),
         (["compile", "-s", "enumerate", *SMALL, "-o", "x.json", "--max-nodes", "5"], "Error: the tree of 'enumerate' has more than 5 nodes"),
@@ -131,12 +130,22 @@ def test_a_tree_of_another_game_is_refused(tmp_path: Path) -> None:
     assert err == f"Error: tree file {str(path)!r} is for 2 of '0123', repeats, not 2 of '012', repeats\n"
 
 
+MATPLOTLIB = "matplotlib comes with the test extra: pip install -e '.[test]'"
+
+
 def test_plot_writes_a_png(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("matplotlib", reason=MATPLOTLIB)
     path = tmp_path / "h.png"
     code, _, _ = run("evaluate", "-s", "knuth", "-s", "random", *SMALL, "--plot", str(path))
     assert code == 0
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_unwritable_plot_is_one_line_and_exit_2() -> None:
+    pytest.importorskip("matplotlib", reason=MATPLOTLIB)
+    code, out, err = run("evaluate", "-s", "knuth", *SMALL, "--plot", "/dev/null/x.png")
+    assert (code, out) == (2, "")
+    assert err.startswith("Error: cannot write the plot") and err.count("\n") == 1
 
 
 def test_plot_without_matplotlib_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Iterable
 import pytest
 from typer.testing import CliRunner
 
-from bactree import walker
+from bactree import shipped
 from bactree.cli import app
 from bactree.game import Game, InvalidGameError
 from bactree.play import (
@@ -122,8 +122,8 @@ def test_open_tree(bc3_tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert open_tree(bc3_tree, BC3).game == BC3
     with pytest.raises(InvalidGameError, match=r"plays 3 of '0123', no repeats, but the options ask for 3 of '01234'"):
         open_tree(bc3_tree, Game(3, "01234", False))
-    monkeypatch.setattr(walker, "TREES_DIR", tmp_path)
-    with pytest.raises(MissingTreeError, match="bulls-cows-4x10-worst-case.json does not exist"):
+    monkeypatch.setattr(shipped, "trees_dir", lambda: tmp_path)
+    with pytest.raises(MissingTreeError, match="no shipped tree for bulls-cows-4x10 .* in "):
         open_tree(None, None)
     write_tree(tmp_path / "bulls-cows-3x4-worst-case.json", BC3)
     assert open_tree(None, BC3).name == str(tmp_path / "bulls-cows-3x4-worst-case.json")
@@ -265,12 +265,11 @@ def test_cli_walk_secret_and_game_options(bc3_tree: Path) -> None:
 
 
 def test_cli_walk_default_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(walker, "TREES_DIR", tmp_path)
+    monkeypatch.setattr(shipped, "trees_dir", lambda: tmp_path)
     result = invoke("walk", "--game", "mastermind")
     assert result.exit_code == 2
     assert result.output == (
-        "Error: no shipped worst-case tree for mastermind-4x6 (4 of '123456', repeats): "
-        f"{tmp_path / 'mastermind-4x6-worst-case.json'} does not exist; pass a tree file instead\n"
+        f"Error: no shipped tree for mastermind-4x6 (4 of '123456', repeats) in {tmp_path}; pass a tree file instead\n"
     )
     write_tree(tmp_path / "bulls-cows-3x4-worst-case.json", BC3)
     result = invoke("walk", *GAME_OPTIONS, "--secret", "312")

@@ -24,7 +24,7 @@ from bactree.walker import (
     load_tree,
     shipped_tree_path,
 )
-from walker_trees import first_pick, probe_pick, write_tree
+from walker_trees import probe_pick, write_tree
 
 REPO = Path(__file__).resolve().parent.parent
 BC3 = Game(3, "0123", False)
@@ -278,10 +278,12 @@ def test_spare_branch_is_found_on_the_way(tmp_path: Path) -> None:
 
 
 def test_shipped_tree_path_and_missing_tree() -> None:
-    assert shipped_tree_path(make_game()) == REPO / "trees" / "bulls-cows-4x10-worst-case.json"
-    assert shipped_tree_path(make_game("mastermind")).name == "mastermind-4x6-worst-case.json"
-    with pytest.raises(MissingTreeError, match=r"no shipped worst-case tree for bulls-cows-3x7 .*does not exist"):
+    assert shipped_tree_path(make_game(), "worst-case") == REPO / "trees" / "bulls-cows-4x10-worst-case.json"
+    assert shipped_tree_path(make_game("mastermind"), "expected").name == "mastermind-4x6-expected.json"
+    with pytest.raises(MissingTreeError, match=r"no shipped tree for bulls-cows-3x7 .* in .*; pass a tree file"):
         load_shipped_tree(Game(3, "0123456", False))
+    with pytest.raises(MissingTreeError, match=r"no shipped crazy tree for bulls-cows-4x10 .*does not exist"):
+        load_shipped_tree(make_game(), "crazy")
 
 
 def readme_python_block() -> str:
@@ -293,14 +295,9 @@ def readme_python_block() -> str:
 
 
 def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """Run the README's example against the shipped 4x10 tree, or a simple stand-in while none is shipped."""
+    """Run the README's example from a folder far from the checkout: the shipped trees are found anyway."""
     code = readme_python_block()
-    shipped = shipped_tree_path(make_game())
-    if shipped.exists():
-        monkeypatch.chdir(REPO)
-    else:
-        monkeypatch.chdir(tmp_path)
-        write_tree(tmp_path / "trees" / shipped.name, make_game(), first_pick)
+    monkeypatch.chdir(tmp_path)
     namespace: dict = {}
     exec(compile(code, "README.md", "exec"), namespace)
     walk = namespace["walk"]

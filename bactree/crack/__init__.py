@@ -1,0 +1,64 @@
+"""Cracking one long key adaptively: oracles that answer, crackers that ask.
+
+Trees stop at tens of thousands of secrets; keys of 10 to 300+ symbols are
+cracked question by question instead. A cracker sees only the answers of an
+`Oracle` (a known secret, a person at the terminal, or an external
+program) and returns a `CrackResult`. Crackers are found by name:
+
+    best         count the symbols, then ask codes consistent with every answer
+    count-split  count the symbols, then halve position sets (the simple baseline)
+    ga-woc       the genetic algorithm + wisdom of crowds of Eisert, Mikula and Waigel
+
+This package sits beside the game layer and imports nothing of the tree builder.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Callable
+
+from ..game import BactreeError
+from .alphabet import FIXED_ALPHABET, PAPER_SYMBOLS, first_symbols
+from .oracles import ContradictionError, Oracle, OracleError, ProgramOracle, SecretOracle, TerminalOracle
+from .puzzle import Puzzle, score
+from .result import CrackResult, Progress
+
+Cracker = Callable[[Oracle, "Progress | None"], CrackResult]
+
+CRACKERS = ("best", "count-split", "ga-woc")
+
+
+def make_cracker(name: str, seed: int = 0) -> Cracker:
+    """The cracker called `name`, as a function of (oracle, progress)."""
+    if name in ("best", "count-split"):
+        from .count_split import crack_count_split
+
+        # `best` is count-split until a stronger method measures better (see README, Cracking long keys).
+        return crack_count_split
+    if name == "consistent":
+        from .consistent import crack_consistent
+
+        return partial(crack_consistent, seed=seed)
+    if name == "ga-woc":
+        from .ga_woc import crack_ga_woc
+
+        return partial(crack_ga_woc, seed=seed)
+    raise BactreeError(f"unknown strategy {name!r}: choose one of {', '.join(CRACKERS)}")
+
+
+__all__ = [
+    "CRACKERS",
+    "ContradictionError",
+    "CrackResult",
+    "FIXED_ALPHABET",
+    "Oracle",
+    "OracleError",
+    "PAPER_SYMBOLS",
+    "ProgramOracle",
+    "Puzzle",
+    "SecretOracle",
+    "TerminalOracle",
+    "first_symbols",
+    "make_cracker",
+    "score",
+]

@@ -1,0 +1,202 @@
+"""Oracles: the code-maker behind a cracker, answering (bulls, cows) and counting questions.
+
+A cracker only ever sees answers. The oracle checks every answer it relays
+(it is a pair of integers, in range, and n bulls come with no cows) and
+raises `OracleError` naming the question number when one is not; crackers
+raise `ContradictionError` (through `Oracle.contradiction`) when answers
+cannot all be true of one secret.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from typing import TextIO
+
+import numpy as np
+
+from ..game import BactreeError
+from .puzzle import Puzzle, score, score_many
+
+
+class OracleError(BactreeError):
+    """An answer that cannot be read or cannot be right, or a code-maker that stopped answering."""
+
+
+class ContradictionError(OracleError):
+    """Answers that no secret of the game gets."""
+
+
+class Oracle:
+    """Answers questions about one hidden secret of `puzzle`; `queries` counts them."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.queries = 0
+        self.solved = False
+        self.last_bulls = 0
+
+    def ask(self, guess: np.ndarray) -> tuple[int, int]:
+        """(bulls, cows) of one guess (symbol indices); counts the question."""
+        if self.solved:
+            raise RuntimeError("the secret was already guessed: no more questions")
+        self.queries += 1
+        bulls, cows = self._answer(guess)
+        self._check(bulls, cows)
+        self.last_bulls = bulls
+        self.solved = bulls == self.puzzle.length
+        return bulls, cows
+
+    def ask_many(self, guesses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(bulls, cows) arrays of a batch of guesses, one question each, stopping at n bulls.
+
+        Rows after the one that gets n bulls are not asked and get bulls -1.
+        """
+        bulls = np.full(len(guesses), -1, dtype=np.int64)
+        cows = np.full(len(guesses), -1, dtype=np.int64)
+        for row, guess in enumerate(guesses):
+            bulls[row], cows[row] = self.ask(guess)
+            if self.solved:
+                break
+        return bulls, cows
+
+    def contradiction(self) -> ContradictionError:
+        """The error a cracker raises when the answers so far fit no secret."""
+        return ContradictionError(f"question {self.queries}: the answer contradicts earlier answers")
+
+    def close(self) -> None:
+        """Release what the oracle holds (a program's pipes)."""
+
+    def _answer(self, guess: np.ndarray) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def _check(self, bulls: int, cows: int) -> None:
+        n = self.puzzle.length
+        problem = None
+        if bulls < 0 or cows < 0 or bulls + cows > n:
+            problem = f"{bulls} bulls and {cows} cows is out of range for {n} positions"
+        elif bulls == n and cows:
+            problem = "n bulls come with no cows"
+        elif bulls == n - 1 and cows == 1:
+            problem = f"{n - 1} bulls and 1 cow cannot happen"
+        if problem:
+            raise OracleError(f"question {self.queries}: {problem}")
+
+
+class SecretOracle(Oracle):
+    """A known secret: the simulation crackers are measured with."""
+
+    def __init__(self, puzzle: Puzzle, secret: np.ndarray) -> None:
+        super().__init__(puzzle)
+        self.secret = np.asarray(secret, dtype=np.int64)
+
+    def _answer(self, guess: np.ndarray) -> tuple[int, int]:
+        return score(np.asarray(guess, dtype=np.int64), self.secret, self.puzzle.num_symbols)
+
+    def ask_many(self, guesses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised: one numpy pass scores the whole batch (each row still counts as a question)."""
+        if self.solved:
+            raise RuntimeError("the secret was already guessed: no more questions")
+        bulls, cows = score_many(np.asarray(guesses, dtype=np.int64), self.secret, self.puzzle.num_symbols)
+        hits = np.flatnonzero(bulls == self.puzzle.length)
+        asked = len(guesses) if len(hits) == 0 else int(hits[0]) + 1
+        bulls, cows = bulls.astype(np.int64), cows.astype(np.int64)
+        bulls[asked:] = -1
+        cows[asked:] = -1
+        self.queries += asked
+        self.last_bulls = int(bulls[asked - 1])
+        self.solved = len(hits) > 0
+        return bulls, cows
+
+
+_ANSWER = re.compile(r"\s*(\d+)\s*[ ,/bB]\s*(\d+)\s*[cC]?\s*")
+
+
+def parse_answer(text: str) -> tuple[int, int] | None:
+    """`BULLS COWS` (also `1B2C`) as two integers, or None when the text is neither."""
+    match = _ANSWER.fullmatch(text)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+class TerminalOracle(Oracle):
+    """A person at the terminal: shows each guess and reads `BULLS COWS`, asking again on a typo."""
+
+    def __init__(self, puzzle: Puzzle, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+        super().__init__(puzzle)
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stderr
+
+    def _answer(self, guess: np.ndarray) -> tuple[int, int]:
+        n = self.puzzle.length
+        self.stdout.write(f"question {self.queries}: [{self.puzzle.format(guess)}]\n")
+        while True:
+            self.stdout.write("bulls cows> ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise OracleError(f"question {self.queries}: no answer (end of input)")
+            answer = parse_answer(line)
+            if answer is None:
+                self.stdout.write(f"  cannot read {line.strip()!r}: type two numbers, bulls then cows, e.g. '2 1'\n")
+            elif answer[0] + answer[1] > n:
+                self.stdout.write(f"  bulls + cows is at most {n}; try again\n")
+            else:
+                return answer
+
+
+class ProgramOracle(Oracle):
+    """An external program: one guess line (n characters, UTF-8) in, one `BULLS COWS` line out.
+
+    The command is split like a shell command but run without a shell. The
+    program's input is closed after it answers n bulls (or when the run ends).
+    """
+
+    def __init__(self, puzzle: Puzzle, command: str) -> None:
+        super().__init__(puzzle)
+        try:
+            argv = shlex.split(command)
+        except ValueError as err:
+            raise OracleError(f"cannot split the oracle command {command!r}: {err}") from None
+        if not argv:
+            raise OracleError("the oracle command is empty")
+        try:
+            self.process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8", bufsize=1
+            )
+        except OSError as err:
+            raise OracleError(f"cannot run {argv[0]!r}: {err.strerror or err}") from None
+
+    def _answer(self, guess: np.ndarray) -> tuple[int, int]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        try:
+            self.process.stdin.write(self.puzzle.format(guess) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        except (BrokenPipeError, OSError, UnicodeDecodeError) as err:
+            raise OracleError(f"question {self.queries}: the oracle program failed: {err}") from None
+        if not line:
+            raise OracleError(f"question {self.queries}: the oracle program ended without answering")
+        answer = parse_answer(line)
+        if answer is None or not re.fullmatch(r"\d+ \d+", line.strip()):
+            raise OracleError(f"question {self.queries}: cannot read the answer {line.strip()[:40]!r} (expected 'BULLS COWS')")
+        return answer
+
+    def ask(self, guess: np.ndarray) -> tuple[int, int]:
+        answer = super().ask(guess)
+        if self.solved:
+            self.close()
+        return answer
+
+    def close(self) -> None:
+        if self.process.stdin and not self.process.stdin.closed:
+            try:
+                self.process.stdin.close()
+            except OSError:
+                pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()

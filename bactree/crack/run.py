@@ -1,0 +1,71 @@
+"""One cracking run from start to summary: the game, the oracle, the cracker, the figures."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from ..game import BactreeError
+from .alphabet import PAPER_SYMBOLS, first_symbols
+from .oracles import Oracle, ProgramOracle, SecretOracle, TerminalOracle
+from .puzzle import Puzzle
+from .result import Progress
+
+
+def make_puzzle(length: int, symbols: str | None, alphabet_size: int | None, repeats: bool) -> Puzzle:
+    """The game of the options: `symbols`, or the first `alphabet_size` of the fixed alphabet, or the paper's 37."""
+    if symbols is not None and alphabet_size is not None:
+        raise BactreeError("give --symbols or --alphabet-size, not both")
+    if symbols is None:
+        symbols = PAPER_SYMBOLS if alphabet_size is None else first_symbols(alphabet_size)
+    return Puzzle(length, symbols, repeats)
+
+
+def make_oracle(
+    puzzle: Puzzle,
+    secret: str | None = None,
+    random: bool = False,
+    seed: int | None = None,
+    command: str | None = None,
+    interactive: bool = False,
+) -> Oracle:
+    """The oracle of exactly one source: a given secret, a random one, a program, or the terminal."""
+    chosen = sum([secret is not None, random, command is not None, interactive])
+    if chosen != 1:
+        raise BactreeError("give exactly one of --secret KEY, --random, --oracle-cmd CMD or --interactive")
+    if seed is not None and not random:
+        raise BactreeError("--seed is only used with --random")
+    if secret is not None:
+        return SecretOracle(puzzle, puzzle.parse(secret))
+    if random:
+        return SecretOracle(puzzle, puzzle.random_code(np.random.default_rng(seed)))
+    if command is not None:
+        return ProgramOracle(puzzle, command)
+    return TerminalOracle(puzzle)
+
+
+def crack(
+    puzzle: Puzzle, oracle: Oracle, strategy: str = "best", seed: int = 0, progress: Progress | None = None
+) -> dict[str, Any]:
+    """Run the cracker `strategy` against `oracle`; the summary the CLI prints as JSON."""
+    from . import make_cracker
+
+    cracker = make_cracker(strategy, seed)
+    start = time.perf_counter()
+    try:
+        result = cracker(oracle, progress)
+    finally:
+        oracle.close()
+    return {
+        "found": puzzle.format(result.found),
+        "queries": result.queries,
+        "solved": result.solved,
+        "wrong_positions": result.wrong,
+        "strategy": strategy,
+        "length": puzzle.length,
+        "symbols": puzzle.symbols,
+        "repeats": puzzle.repeats,
+        "seconds": round(time.perf_counter() - start, 3),
+    }

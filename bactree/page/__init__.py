@@ -1,0 +1,51 @@
+"""`bactree html`: one self-contained web page that plays, hides, browses and charts a tree.
+
+The page is the template `page.html` with `page.css`, `page.js` and the
+checked tree inlined (package data beside this module), so it opens from
+disk with no network: a Content-Security-Policy forbids every fetch.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..game import Game, InvalidGameError
+from ..treefile import check_document, read_document
+
+__all__ = ["page_html", "tree_page"]
+
+
+def _asset(name: str) -> str:
+    return importlib.resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def page_html(doc: dict[str, Any], game: Game, name: str) -> str:
+    """The page for a checked tree document `doc` of `game`, titled with the tree's file `name`."""
+    data = {"name": name, "answers": [str(a) for a in game.answers], "tree": doc}
+    # `<` only occurs inside JSON strings, where \u003c means the same: no `</script>` can close the block early.
+    embedded = orjson.dumps(data).decode().replace("<", "\\u003c")
+    title = f"bactree: {name} ({game})".replace("&", "&amp;").replace("<", "&lt;")
+    parts = {"{{TITLE}}": title, "{{STYLE}}": _asset("page.css"), "{{SCRIPT}}": _asset("page.js")}
+    page = _asset("page.html")
+    for marker, text in parts.items():
+        page = page.replace(marker, text)
+    return page.replace("{{DATA}}", embedded)  # last: the tree's text is never searched for markers
+
+
+def tree_page(path: str | os.PathLike[str], game: Game | None = None) -> tuple[str, dict[str, Any]]:
+    """Check the tree file at `path` by a full replay and return its page and its document.
+
+    With `game`, the file must play that game.
+    """
+    name = Path(path).name
+    doc = read_document(path)
+    check_document(doc, str(path))
+    tree_game = Game(doc["game"]["length"], doc["game"]["symbols"], doc["game"]["repeats"])
+    if game is not None and game != tree_game:
+        raise InvalidGameError(f"{path} plays {tree_game}, but the options ask for {game}")
+    return page_html(doc, tree_game, name), doc

@@ -1,0 +1,432 @@
+"use strict";
+// The bactree page: play, find a hidden secret, browse and chart one tree file embedded in this page.
+// Plain JavaScript, no network. The rules mirror bactree/game.py and bactree/walker.py.
+(function () {
+  const DATA = JSON.parse(document.getElementById("bactree-data").textContent);
+  const TREE = DATA.tree;
+  const GAME = TREE.game;
+  const LENGTH = GAME.length;
+  const SYMBOLS = GAME.symbols;
+  const SOLVED = LENGTH + "B0C";
+  const ANSWERS = DATA.answers; // every answer the game allows, ascending
+  const LIST_AT_MOST = 10; // remaining secrets are listed when this few
+
+  const $ = (id) => document.getElementById(id);
+
+  function element(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (key === "class") node.className = value;
+      else if (key.startsWith("data-") || key.startsWith("aria-") || key === "type" || key === "id") node.setAttribute(key, value);
+      else node[key] = value;
+    }
+    for (const child of children) node.append(child);
+    return node;
+  }
+
+  // --- the game --------------------------------------------------------------
+
+  /** Every code in lexicographic order of the symbols string, as game.codes. */
+  function allCodes() {
+    const codes = [];
+    const used = new Array(SYMBOLS.length).fill(false);
+    (function extend(prefix) {
+      if (prefix.length === LENGTH) { codes.push(prefix); return; }
+      for (let i = 0; i < SYMBOLS.length; i++) {
+        if (!GAME.repeats && used[i]) continue;
+        used[i] = true;
+        extend(prefix + SYMBOLS[i]);
+        used[i] = false;
+      }
+    })("");
+    return codes;
+  }
+  const CODES = allCodes();
+
+  /** The answer `secret` gives to `guess`, e.g. "1B2C" (cows are white pegs with repeats). */
+  function score(guess, secret) {
+    let bulls = 0;
+    const counts = {};
+    for (let i = 0; i < LENGTH; i++) {
+      if (guess[i] === secret[i]) bulls++;
+      counts[guess[i]] = (counts[guess[i]] || 0) + 1;
+    }
+    let common = 0;
+    for (let i = 0; i < LENGTH; i++) {
+      const c = secret[i];
+      if (counts[c] > 0) { counts[c]--; common++; }
+    }
+    return bulls + "B" + (common - bulls) + "C";
+  }
+
+  /** A typed answer (1B2C, 1b2c, '1 2', 12) as its key, or throws an Error saying why not. */
+  function parseAnswer(text) {
+    const raw = text.trim();
+    let m = raw.match(/^(\d+)\s*[bB]\s*(\d+)\s*[cC]$/) || raw.match(/^(\d+)[\s,/]+(\d+)$/);
+    if (!m && /^\d\d$/.test(raw) && LENGTH < 10) m = [raw, raw[0], raw[1]];
+    if (!m) throw new Error(`invalid answer '${text}': type bulls and cows as 1B2C, '1 2' or 12`);
+    const key = Number(m[1]) + "B" + Number(m[2]) + "C";
+    checkAnswer(key);
+    return key;
+  }
+
+  function checkAnswer(key) {
+    if (ANSWERS.includes(key)) return;
+    const [bulls, cows] = key.slice(0, -1).split("B").map(Number);
+    let why = "no guess and secret of this game give it";
+    if (bulls + cows > LENGTH) why = `bulls plus cows cannot exceed ${LENGTH}`;
+    else if (bulls === LENGTH - 1 && cows === 1) why = `${LENGTH - 1} bulls leave one symbol, which cannot be a cow`;
+    throw new Error(`impossible answer ${key}: ${why}`);
+  }
+
+  /** A typed code, checked as game.parse_code does. */
+  function parseCode(text) {
+    const code = text.trim();
+    if (code.length !== LENGTH) throw new Error(`invalid code '${text}': expected ${LENGTH} symbols, got ${code.length}`);
+    for (const symbol of code) {
+      if (!SYMBOLS.includes(symbol)) throw new Error(`invalid code '${text}': symbol '${symbol}' is not one of '${SYMBOLS}'`);
+    }
+    if (!GAME.repeats) {
+      for (const symbol of code) {
+        if (code.split(symbol).length > 2) throw new Error(`invalid code '${text}': symbol '${symbol}' repeats`);
+      }
+    }
+    return code;
+  }
+
+  const fits = (codes, guess, answer) => codes.filter((code) => score(guess, code) === answer);
+
+  /** Indices of a smallest set of `history` pairs that no secret fits together with `answer` to `guess`. */
+  function conflicts(history, guess, answer) {
+    const fresh = fits(CODES, guess, answer);
+    const pairs = history.map(([g, a]) => new Set(fits(CODES, g, a)));
+    for (let size = 0; size <= pairs.length; size++) {
+      for (const subset of combinations(pairs.length, size)) {
+        if (!fresh.some((code) => subset.every((i) => pairs[i].has(code)))) return subset;
+      }
+    }
+    return [];
+  }
+
+  function* combinations(n, size, start = 0, chosen = []) {
+    if (chosen.length === size) { yield chosen.slice(); return; }
+    for (let i = start; i < n; i++) {
+      chosen.push(i);
+      yield* combinations(n, size, i + 1, chosen);
+      chosen.pop();
+    }
+  }
+
+  function describePairs(history, indices) {
+    const parts = indices.map((i) => `guess ${i + 1} (${history[i][0]}: ${history[i][1]})`);
+    return parts.length === 1 ? parts[0] : parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
+  }
+
+  function remainingText(codes, what = "secrets remain", one = "secret remains") {
+    if (codes.length === 1) return `1 ${one}: ${codes[0]}`;
+    if (codes.length <= LIST_AT_MOST) return `${codes.length} ${what}: ${codes.join(" ")}`;
+    return `${codes.length} ${what}`;
+  }
+
+  function say(target, text, kind) {
+    target.textContent = text;
+    target.className = "message" + (kind ? " " + kind : "");
+  }
+
+  const gameText = `${LENGTH} of '${SYMBOLS}', ${GAME.repeats ? "repeats" : "no repeats"}`;
+
+  // --- play: the page finds your secret ---------------------------------------------
+
+  const play = { nodes: [TREE.root], history: [], remaining: [CODES], solved: false, lastConflicts: [] };
+
+  function playAnswer(text) {
+    const message = $("play-message");
+    if (play.solved) { say(message, "The game is over: start a new game, or undo.", "refused"); return; }
+    let key;
+    try { key = parseAnswer(text); } catch (err) { say(message, err.message, "refused"); return; }
+    const node = play.nodes[play.nodes.length - 1];
+    const guess = node.guess;
+    const left = fits(play.remaining[play.remaining.length - 1], guess, key);
+    if (left.length === 0) {
+      const found = conflicts(play.history, guess, key);
+      play.lastConflicts = found;
+      say(message, found.length === 0
+        ? `Refused: no secret gives ${key} to ${guess}.`
+        : `Refused: no secret fits ${key} to ${guess} together with the answers to ${describePairs(play.history, found)}. Undo to take an answer back.`,
+        "refused");
+      renderPlay(false);
+      return;
+    }
+    play.lastConflicts = [];
+    play.history.push([guess, key]);
+    play.remaining.push(left);
+    if (key === SOLVED) play.solved = true;
+    else play.nodes.push(node.next[key]);
+    say(message, play.solved ? `Solved: your secret is ${guess}, found in ${play.history.length} guesses.` : "", play.solved ? "done" : "");
+    renderPlay(true);
+  }
+
+  function playUndo() {
+    const message = $("play-message");
+    if (play.history.length === 0) { say(message, "Nothing to take back yet.", "refused"); return; }
+    const [guess, key] = play.history.pop();
+    play.remaining.pop();
+    if (play.solved) play.solved = false;
+    else play.nodes.pop();
+    play.lastConflicts = [];
+    say(message, `Taken back: your answer ${key} to guess ${play.history.length + 1} (${guess}).`);
+    renderPlay(true);
+  }
+
+  function playRestart() {
+    Object.assign(play, { nodes: [TREE.root], history: [], remaining: [CODES], solved: false, lastConflicts: [] });
+    say($("play-message"), "");
+    renderPlay(true);
+  }
+
+  function renderPlay(focus) {
+    const history = $("play-history");
+    history.replaceChildren(...play.history.map(([guess, key], i) =>
+      element("li", { class: play.lastConflicts.includes(i) ? "conflict" : "", "data-answer": key },
+        "Guess " + (i + 1) + ": ", element("code", { class: "code" }, guess), " " + key)));
+    const codes = play.remaining[play.remaining.length - 1];
+    $("play-turn").hidden = play.solved;
+    if (!play.solved) {
+      const guess = play.nodes[play.nodes.length - 1].guess;
+      $("play-number").textContent = String(play.history.length + 1);
+      $("play-guess").textContent = guess;
+      const possible = new Set(codes.map((code) => score(guess, code)));
+      $("play-answers").replaceChildren(...ANSWERS.map((key) => element("button", {
+        type: "button", class: possible.has(key) ? "possible" : "impossible", "data-answer": key,
+        title: possible.has(key) ? "some remaining secret gives this" : "no remaining secret gives this",
+        onclick: () => playAnswer(key),
+      }, key)));
+    }
+    $("play-remaining").textContent = play.solved ? "" : remainingText(codes);
+    if (focus) $("play-input").value = "";
+  }
+
+  $("play-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("play-input").value;
+    if (["u", "undo"].includes(text.trim().toLowerCase())) playUndo();
+    else playAnswer(text);
+    $("play-input").select();
+  });
+  $("play-undo").addEventListener("click", playUndo);
+  $("play-restart").addEventListener("click", playRestart);
+
+  // --- find mine: you find the page's secret ----------------------------------------
+
+  const find = { secret: null, history: [], remaining: CODES, over: false };
+
+  function randomCode() {
+    const pick = new Uint32Array(1);
+    crypto.getRandomValues(pick);
+    return CODES[pick[0] % CODES.length];
+  }
+
+  function findNew() {
+    Object.assign(find, { secret: randomCode(), history: [], remaining: CODES, over: false });
+    say($("find-message"), "");
+    renderFind();
+  }
+
+  function findGuess(text) {
+    const message = $("find-message");
+    if (find.over) { say(message, `The game is over (the secret was ${find.secret}): pick a new secret.`, "refused"); return; }
+    let guess;
+    try { guess = parseCode(text); } catch (err) { say(message, err.message, "refused"); return; }
+    const key = score(guess, find.secret);
+    find.history.push([guess, key]);
+    find.remaining = fits(find.remaining, guess, key);
+    if (key === SOLVED) {
+      find.over = true;
+      say(message, `Solved in ${find.history.length} guesses.`, "done");
+    } else {
+      const n = find.remaining.length;
+      say(message, `${key}: ${n} ${n === 1 ? "secret still fits" : "secrets still fit"}.`);
+    }
+    renderFind();
+  }
+
+  function renderFind() {
+    $("find-history").replaceChildren(...find.history.map(([guess, key], i) =>
+      element("li", { "data-answer": key }, "Guess " + (i + 1) + ": ", element("code", { class: "code" }, guess), " " + key)));
+    $("find-input").value = "";
+  }
+
+  $("find-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    findGuess($("find-input").value);
+    $("find-input").select(); // a refused guess stays, selected, to be fixed or typed over
+  });
+  $("find-give-up").addEventListener("click", () => {
+    find.over = true;
+    say($("find-message"), `The secret was ${find.secret}.`, "done");
+  });
+  $("find-new").addEventListener("click", () => { findNew(); $("find-input").focus(); });
+
+  // --- browse: the tree, expandable ----------------------------------------------
+
+  const counts = new Map(); // node -> secrets that reach it
+  (function countSecrets(node, codes) {
+    counts.set(node, codes.length);
+    if (!node.next) return;
+    const parts = {};
+    for (const code of codes) (parts[score(node.guess, code)] ||= []).push(code);
+    for (const [key, child] of Object.entries(node.next)) countSecrets(child, parts[key] || []);
+  })(TREE.root, CODES);
+
+  function nodeItem(node, key, depth) {
+    const n = counts.get(node);
+    const final = !node.next || Object.keys(node.next).length === 0;
+    const facts = `depth ${depth} · ${n} ${n === 1 ? "secret" : "secrets"}` + (final ? " · found" : "");
+    const button = element("button", { type: "button", class: "node" + (final ? " final" : ""), "data-guess": node.guess, "data-depth": depth },
+      key ? element("span", { class: "answer" }, key + " → ") : "",
+      element("code", { class: "code" }, node.guess), " ", element("span", { class: "facts" }, facts));
+    const item = element("li", {}, button);
+    item.bactreeNode = node;
+    item.bactreeDepth = depth;
+    if (!final) {
+      button.setAttribute("aria-expanded", "false");
+      button.addEventListener("click", () => toggle(item));
+    }
+    return item;
+  }
+
+  function toggle(item, open) {
+    const button = item.firstChild;
+    const isOpen = button.getAttribute("aria-expanded") === "true";
+    if (open === undefined) open = !isOpen;
+    if (open === isOpen) return;
+    button.setAttribute("aria-expanded", String(open));
+    if (open) {
+      const node = item.bactreeNode;
+      item.append(element("ul", {}, ...Object.entries(node.next).map(([key, child]) => nodeItem(child, key, item.bactreeDepth + 1))));
+    } else {
+      item.lastChild.remove();
+    }
+  }
+
+  function browseReset() {
+    $("browse-tree").replaceChildren(nodeItem(TREE.root, "", 1));
+  }
+
+  function browseFollow(text) {
+    const message = $("browse-message");
+    browseReset();
+    let item = $("browse-tree").firstChild;
+    const words = text.split(/[\s,;]+/).filter(Boolean); // 1B1C 2B0C, or 11 20
+    const keys = [];
+    try {
+      for (const word of words) keys.push(parseAnswer(word));
+    } catch (err) { say(message, err.message, "refused"); return; }
+    for (const key of keys) {
+      const node = item.bactreeNode;
+      if (!node.next || !node.next[key]) {
+        const known = node.next ? Object.keys(node.next).join(" ") : "none: the game ends here";
+        say(message, `No branch ${key} under ${node.guess} (depth ${item.bactreeDepth}); its answers: ${known}.`, "refused");
+        mark(item);
+        return;
+      }
+      toggle(item, true);
+      item = [...item.lastChild.children].find((li) => li.bactreeNode === node.next[key]);
+    }
+    toggle(item, true);
+    mark(item);
+    say(message, keys.length ? `After ${keys.join(" ")}: guess ${item.bactreeNode.guess} at depth ${item.bactreeDepth}.` : "");
+  }
+
+  function mark(item) {
+    for (const old of document.querySelectorAll(".node.target")) old.classList.remove("target");
+    const button = item.firstChild;
+    button.classList.add("target");
+    button.focus();
+    button.scrollIntoView({ block: "nearest" });
+  }
+
+  $("browse-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    browseFollow($("browse-path").value);
+  });
+  $("browse-collapse").addEventListener("click", () => { browseReset(); say($("browse-message"), ""); });
+
+  // --- stats ---------------------------------------------------------------------
+
+  function renderStats() {
+    const stats = TREE.stats;
+    const objective = TREE.objective;
+    const proven = TREE.optimal
+      ? "yes: no tree is better for this objective"
+      : "no" + (stats.lower_bound !== undefined ? ` (proven lower bound ${stats.lower_bound})` : "");
+    const rows = [
+      ["Objective", objective.name + (objective.tie_breaks.length ? `, then ${objective.tie_breaks.join(", then ")}` : "")],
+      ["Proven optimal", proven],
+      ["Hard mode", objective.hard_mode ? "yes: every guess could be the secret" : "no"],
+      ["Guess cap", objective.max_guesses === null ? "none" : String(objective.max_guesses)],
+      ["Secrets", String(stats.secrets)],
+      ["Most guesses", String(stats.max_guesses)],
+      ["Total guesses", String(stats.total_guesses)],
+      ["Mean guesses", stats.mean_guesses.toFixed(4)],
+      ["Nodes", String(stats.nodes)],
+    ];
+    $("stats-table").replaceChildren(...rows.map(([name, value]) => element("tr", {}, element("th", { scope: "row" }, name), element("td", {}, value))));
+    $("stats-chart").innerHTML = histogramSvg(stats.histogram);
+  }
+
+  function histogramSvg(histogram) {
+    const ks = Object.keys(histogram).map(Number).sort((a, b) => a - b);
+    const top = Math.max(...ks.map((k) => histogram[k]));
+    const width = 40 + ks.length * 60, height = 220, base = 190, scale = 160 / top;
+    const bars = ks.map((k, i) => {
+      const v = histogram[k], h = Math.max(v * scale, v ? 1 : 0), x = 40 + i * 60;
+      return `<g class="bar" data-guesses="${k}" data-secrets="${v}"><title>${v} secrets in ${k} guesses</title>` +
+        `<rect x="${x + 8}" y="${base - h}" width="44" height="${h}" fill="#1f6feb"></rect>` +
+        `<text x="${x + 30}" y="${base - h - 5}" text-anchor="middle" font-size="13">${v}</text>` +
+        `<text x="${x + 30}" y="${base + 18}" text-anchor="middle" font-size="13">${k}</text></g>`;
+    }).join("");
+    return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-label="Histogram of guesses">` +
+      `<line x1="40" y1="${base}" x2="${width - 10}" y2="${base}" stroke="#5b6672"></line>` +
+      `<text x="4" y="${base + 18}" font-size="12" fill="#5b6672">guesses</text>${bars}</svg>`;
+  }
+
+  // --- modes ---------------------------------------------------------------------
+
+  const FOCUS = { play: "play-input", find: "find-input", browse: "browse-path", stats: "tab-stats" }; // where the keyboard lands
+
+  const TABS = [...document.querySelectorAll(".tab")];
+
+  function show(mode, focus) {
+    for (const tab of TABS) {
+      const on = tab.dataset.mode === mode;
+      tab.setAttribute("aria-selected", String(on));
+      tab.tabIndex = on ? 0 : -1; // Tab reaches the chosen mode; arrows move between modes
+      $(tab.dataset.mode).hidden = !on;
+    }
+    if (focus) $(FOCUS[mode]).focus();
+  }
+
+  for (const tab of TABS) tab.addEventListener("click", () => show(tab.dataset.mode, true));
+  $("tabs").addEventListener("keydown", (event) => {
+    const at = TABS.indexOf(document.activeElement);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: TABS.length - 1 }[event.key];
+    if (at < 0 || to === undefined) return;
+    event.preventDefault();
+    const tab = TABS[(to + TABS.length) % TABS.length];
+    show(tab.dataset.mode, false);
+    tab.focus();
+  });
+
+  $("game-line").textContent = `${gameText} · ${TREE.objective.name} tree, at most ${TREE.stats.max_guesses} guesses`;
+  $("tree-name").textContent = DATA.name;
+  $("play-intro").textContent = `Think of a secret code: ${gameText}. I will find it in at most ${TREE.stats.max_guesses} guesses. ` +
+    "Answer each guess with its bulls and cows: the outlined buttons are the answers some remaining secret gives.";
+  $("find-intro").textContent = `I have picked a secret code: ${gameText}. Find it! Type a guess.`;
+  playRestart();
+  findNew();
+  browseReset();
+  renderStats();
+  show("play", false);
+  document.body.dataset.ready = "true";
+})();

@@ -1,0 +1,185 @@
+"""The long-key crackers: exact on every secret of tiny games, on random keys up to n = 60, and
+the oracle protocol (a fake program that garbles or lies gets a clear error naming the question)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bactree.crack import (
+    FIXED_ALPHABET,
+    PAPER_SYMBOLS,
+    ContradictionError,
+    OracleError,
+    ProgramOracle,
+    Puzzle,
+    SecretOracle,
+    make_cracker,
+    score,
+)
+from bactree.game import BactreeError
+from naive import score as naive_score
+from naive_crack import all_secrets, crack_first_consistent
+
+EXACT = ["best", "count-split"]
+TINY_GAMES = [(3, 4, True), (3, 5, False), (2, 2, True), (4, 3, True), (3, 3, False), (1, 4, True)]
+
+
+def crack(name: str, puzzle: Puzzle, secret: np.ndarray) -> tuple[np.ndarray, int, SecretOracle]:
+    oracle = SecretOracle(puzzle, secret)
+    result = make_cracker(name)(oracle, None)
+    assert result.queries == oracle.queries
+    return result.found, result.queries, oracle
+
+
+@pytest.mark.parametrize("name", EXACT)
+@pytest.mark.parametrize("length,num_symbols,repeats", TINY_GAMES)
+def test_exact_on_every_secret_of_tiny_games(name: str, length: int, num_symbols: int, repeats: bool) -> None:
+    puzzle = Puzzle(length, PAPER_SYMBOLS[:num_symbols], repeats)
+    for secret in all_secrets(length, num_symbols, repeats):
+        reference, _ = crack_first_consistent(SecretOracle(puzzle, np.array(secret)))
+        found, queries, oracle = crack(name, puzzle, np.array(secret))
+        assert tuple(found) == tuple(reference) == secret
+        assert oracle.solved and oracle.last_bulls == length  # the last question was the secret
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_exact_on_random_keys_up_to_60(data: st.DataObject) -> None:
+    repeats = data.draw(st.booleans())
+    length = data.draw(st.integers(1, 60))
+    num_symbols = data.draw(st.integers(1 if repeats else length, max(length, 40) if not repeats else 40))
+    puzzle = Puzzle(length, FIXED_ALPHABET[:num_symbols], repeats)
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    secret = puzzle.random_code(np.random.default_rng(seed))
+    if repeats and data.draw(st.booleans()):
+        secret = np.sort(secret)  # runs of equal symbols, and often few distinct ones
+    for name in EXACT:
+        found, _, oracle = crack(name, puzzle, secret)
+        assert np.array_equal(found, secret) and oracle.solved
+
+
+def test_score_matches_the_rules() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        k = int(rng.integers(1, 6))
+        guess, secret = rng.integers(0, k, 5), rng.integers(0, k, 5)
+        text = lambda code: "".join(PAPER_SYMBOLS[i] for i in code)  # noqa: E731
+        assert score(guess, secret, k) == naive_score(text(guess), text(secret), True)
+
+
+def test_ga_woc_counts_every_fitness_evaluation_and_reports_wrong_positions() -> None:
+    from bactree.crack.ga_woc import crack_ga_woc
+
+    puzzle = Puzzle(6, PAPER_SYMBOLS[:4], True)
+    for seed in range(4):
+        secret = puzzle.random_code(np.random.default_rng(seed))
+        oracle = SecretOracle(puzzle, secret)
+        result = crack_ga_woc(oracle, seed=seed, population=10, generations=6, runs=3)
+        assert result.queries == oracle.queries
+        assert result.wrong == int(np.count_nonzero(result.found != secret))
+        assert result.solved == (result.wrong == 0)
+        if not result.solved:  # 3 runs of 6 generations of 10, then the majority
+            assert result.queries == 3 * 6 * 10 + 1
+
+
+def test_ga_woc_finds_a_tiny_key() -> None:
+    puzzle = Puzzle(4, PAPER_SYMBOLS[:3], True)
+    oracle = SecretOracle(puzzle, puzzle.parse("abca"))
+    result = make_cracker("ga-woc")(oracle, None)
+    assert result.solved and puzzle.format(result.found) == "abca"
+
+
+def test_the_fixed_alphabet_starts_with_the_papers_37() -> None:
+    assert FIXED_ALPHABET.startswith("abcdefghijklmnopqrstuvwxyz0123456789 ")
+    assert len(set(FIXED_ALPHABET)) == len(FIXED_ALPHABET) >= 500
+    assert all(s.isprintable() for s in FIXED_ALPHABET)
+
+
+@pytest.mark.parametrize(
+    "length,symbols,repeats,key,message",
+    [
+        (3, "abc", True, "abd", "not in the alphabet"),
+        (3, "abc", True, "ab", "2 symbols"),
+        (3, "abc", False, "aba", "repeats"),
+    ],
+)
+def test_bad_keys(length: int, symbols: str, repeats: bool, key: str, message: str) -> None:
+    with pytest.raises(BactreeError, match=message):
+        Puzzle(length, symbols, repeats).parse(key)
+
+
+def test_bad_games() -> None:
+    with pytest.raises(BactreeError, match="twice"):
+        Puzzle(3, "aab", True)
+    with pytest.raises(BactreeError, match="at least 4 symbols"):
+        Puzzle(4, "abc", False)
+
+
+# A code-maker program for the protocol tests: answers for SECRET, misbehaving at question BAD.
+FAKE = textwrap.dedent(
+    """
+    import sys
+    secret, mode, bad = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    asked = 0
+    for line in sys.stdin:
+        guess = line.rstrip("\\n")
+        asked += 1
+        bulls = sum(g == s for g, s in zip(guess, secret))
+        common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+        answer = f"{bulls} {common - bulls}"
+        if asked == bad:
+            answer = {"garble": "two bulls", "range": "9 9", "lie": "0 0", "quit": None, "zero": "0 0"}[mode]
+            if answer is None:
+                break
+        if mode == "zero":
+            answer = "0 0"
+        print(answer, flush=True)
+    """
+)
+
+
+@pytest.fixture
+def fake_program(tmp_path):
+    path = tmp_path / "fake_oracle.py"
+    path.write_text(FAKE)
+    return lambda secret, mode, bad: f"{sys.executable} {path} '{secret}' {mode} {bad}"
+
+
+def test_program_oracle_answers_like_the_secret(fake_program) -> None:
+    puzzle = Puzzle(8, PAPER_SYMBOLS, True)
+    oracle = ProgramOracle(puzzle, fake_program("ab cab z", "honest", 0))
+    result = make_cracker("best")(oracle, None)
+    oracle.close()
+    assert puzzle.format(result.found) == "ab cab z" and oracle.process.returncode == 0
+
+
+@pytest.mark.parametrize(
+    "mode,error,text",
+    [
+        ("garble", OracleError, "question 3: cannot read the answer 'two bulls'"),
+        ("range", OracleError, "question 3: 9 bulls and 9 cows is out of range"),
+        ("quit", OracleError, "question 3: the oracle program ended without answering"),
+        ("zero", ContradictionError, "contradicts earlier answers"),
+    ],
+)
+def test_program_oracle_errors_name_the_question(fake_program, mode: str, error: type, text: str) -> None:
+    puzzle = Puzzle(8, PAPER_SYMBOLS, True)
+    oracle = ProgramOracle(puzzle, fake_program("ab cab z", mode, 3))
+    with pytest.raises(error, match=text):
+        make_cracker("count-split")(oracle, None)
+    oracle.close()
+
+
+def test_a_lie_is_caught(fake_program) -> None:
+    """A wrong answer (0 0 for a symbol that occurs) makes the counts or the final check fail."""
+    puzzle = Puzzle(8, PAPER_SYMBOLS, True)
+    oracle = ProgramOracle(puzzle, fake_program("aaaabbbb", "lie", 1))
+    with pytest.raises(ContradictionError, match=r"question \d+: the answer contradicts earlier answers"):
+        make_cracker("best")(oracle, None)
+    oracle.close()

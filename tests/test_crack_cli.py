@@ -1,0 +1,69 @@
+"""`bactree crack`: bad input is one line and exit 2; --json has the promised fields."""
+
+from __future__ import annotations
+
+import sys
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from bactree.cli import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["-n", "3", "--secret", "abz!"], "4 symbols"),
+        (["-n", "3", "--secret", "ab!"], "not in the alphabet"),
+        (["-n", "3", "--secret", "aab", "--no-repeats"], "repeats"),
+        (["-n", "3", "--symbols", "aab", "--random"], "twice"),
+        (["-n", "40", "--no-repeats", "--random"], "at least 40 symbols"),
+        (["-n", "3"], "exactly one of"),
+        (["-n", "3", "--random", "--secret", "abc"], "exactly one of"),
+        (["-n", "3", "--random", "-s", "nope"], "unknown strategy"),
+        (["-n", "3", "--random", "-k", "5000"], "--alphabet-size"),
+        (["-n", "3", "--oracle-cmd", "/no/such/program"], "cannot run"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["crack", *args])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_json_fields() -> None:
+    result = runner.invoke(app, ["crack", "-n", "30", "--secret", "the quick brown fox jumps over", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = orjson.loads(result.stdout)
+    assert summary["found"] == "the quick brown fox jumps over" and summary["solved"] is True
+    assert summary["strategy"] == "best" and summary["length"] == 30 and summary["repeats"] is True
+    assert summary["symbols"] == "abcdefghijklmnopqrstuvwxyz0123456789 "
+    assert isinstance(summary["queries"], int) and summary["queries"] > 0 and summary["seconds"] >= 0
+
+
+def test_summary_line_and_progress_on_stderr() -> None:
+    result = runner.invoke(app, ["crack", "-n", "50", "-k", "60", "--no-repeats", "--random", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("\n") == 1 and "solved in" in result.stdout
+    assert "positions known" in result.stderr
+
+
+def test_oracle_cmd_garbled_answer_is_one_line(tmp_path) -> None:
+    program = tmp_path / "garble.py"
+    program.write_text("import sys\nfor i, line in enumerate(sys.stdin):\n    print('1 0' if i < 2 else 'x', flush=True)\n")
+    result = runner.invoke(app, ["crack", "-n", "5", "--oracle-cmd", f"{sys.executable} {program}"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "Error: question 3: cannot read the answer 'x' (expected 'BULLS COWS')"
+
+
+def test_interactive_typo_is_asked_again() -> None:
+    # Secret "ab" over "ab": counting asks "aa" (1 0); then the cracker asks and we answer.
+    answers = "one\n1 0\n2 0\n"
+    result = runner.invoke(app, ["crack", "-n", "2", "--symbols", "ab", "--interactive", "-q"], input=answers)
+    assert result.exit_code == 0, result.output
+    assert "cannot read 'one'" in result.stderr and result.stdout.startswith("[ab] solved")

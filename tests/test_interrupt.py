@@ -1,0 +1,114 @@
+"""Builds are safe to stop: a real `bactree build` process, interrupted by a signal, then resumed.
+
+Ctrl-C reaches a terminal's whole process group, so SIGINT goes to the
+build's session (parent and workers alike); SIGTERM, as a service manager
+sends it, goes to the parent alone. Either way: exit 130 or 143 with one last
+line and no traceback, no tree file written and an existing one untouched,
+no temporary file and no worker process left behind, finished subproblems
+kept in OUTPUT.resume, and `--resume` ending with the same bytes as a build
+never stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bactree.build import build
+from bactree.game import Game
+from bactree.treefile import dumps
+
+GAME_3X10 = Game(3, "0123456789", False)  # first guess forced: 8 subproblems, about 4 s on 2 cores
+SPLIT = ["-n", "3", "--objective", "expected", "--workers", "2"]
+OLD = b"an earlier tree, which must survive\n"
+
+
+def interrupted_build(folder: Path, args: list[str], sig: signal.Signals, after: str) -> tuple[int, str]:
+    """Run `bactree build ARGS -o out.json` in `folder`, send `sig` once a progress line matches `after`.
+
+    SIGINT goes to the whole session, as Ctrl-C would; SIGTERM to the parent only.
+    Returns the exit status and all of stderr; checks no process of the session is left.
+    """
+    command = [sys.executable, "-m", "bactree.cli", "build", *args, "-o", "out.json"]
+    process = subprocess.Popen(
+        command, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, start_new_session=True,
+    )
+    assert process.stderr is not None and process.stdout is not None
+    seen = []
+    for line in process.stderr:
+        seen.append(line)
+        if re.search(after, line):
+            break
+    else:
+        pytest.fail("the build ended before the point to interrupt it:\n" + "".join(seen))
+    if sig == signal.SIGINT:
+        os.killpg(process.pid, sig)
+    else:
+        os.kill(process.pid, sig)
+    rest = process.stderr.read()
+    process.stdout.read()
+    status = process.wait(timeout=60)
+    deadline = time.monotonic() + 10
+    while _session_processes(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _session_processes(process.pid), "worker processes outlived the build"
+    return status, "".join(seen) + rest
+
+
+def _session_processes(session: int) -> list[str]:
+    found = subprocess.run(["pgrep", "-s", str(session)], capture_output=True, text=True).stdout
+    return found.split()
+
+
+def assert_stopped_cleanly(status: int, stderr: str, sig: signal.Signals, folder: Path, resume: bool) -> None:
+    assert status == {signal.SIGINT: 130, signal.SIGTERM: 143}[sig], stderr
+    assert "Traceback" not in stderr and "Process " not in stderr, stderr
+    assert stderr.splitlines()[-1] == {signal.SIGINT: "Interrupted.", signal.SIGTERM: "Terminated."}[sig]
+    assert (folder / "out.json").read_bytes() == OLD
+    left = sorted(p.name for p in folder.iterdir())
+    assert left == (["out.json", "out.json.resume"] if resume else ["out.json"]), left  # no temporary file
+
+
+def run_build(folder: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "bactree.cli", "build", *args, "-o", "out.json"]
+    return subprocess.run(command, cwd=folder, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+
+
+def test_a_worst_case_build_stops_without_output(tmp_path: Path) -> None:
+    (tmp_path / "out.json").write_bytes(OLD)
+    status, stderr = interrupted_build(tmp_path, [], signal.SIGTERM, r"height 6: searching")
+    assert_stopped_cleanly(status, stderr, signal.SIGTERM, tmp_path, resume=False)
+
+
+def test_an_expected_build_in_one_search_stops_without_output(tmp_path: Path) -> None:
+    """Mastermind's first guess is not forced, so the whole game is one search, in this process."""
+    (tmp_path / "out.json").write_bytes(OLD)
+    options = ["--game", "mastermind", "--symbols", "1234567", "--objective", "expected"]
+    status, stderr = interrupted_build(tmp_path, options, signal.SIGINT, r"minimising total")
+    assert_stopped_cleanly(status, stderr, signal.SIGINT, tmp_path, resume=False)
+
+
+@pytest.mark.parametrize(
+    ("budget", "sig"), [(None, signal.SIGINT), (40, signal.SIGTERM)], ids=["split-SIGINT", "budgeted-SIGTERM"]
+)
+def test_a_split_build_stops_and_resumes_to_the_same_bytes(tmp_path: Path, budget: int | None, sig: signal.Signals) -> None:
+    options = SPLIT if budget is None else [*SPLIT, "--budget", str(budget)]
+    (tmp_path / "out.json").write_bytes(OLD)
+    status, stderr = interrupted_build(tmp_path, options, sig, r"\] 1/8 ")
+    assert_stopped_cleanly(status, stderr, sig, tmp_path, resume=True)
+
+    resumed = run_build(tmp_path, [*options, "--resume"])
+    assert resumed.returncode == 0, resumed.stderr
+    done = re.search(r"resuming: (\d+) of 8 subproblems already done", resumed.stderr)
+    assert done and 1 <= int(done.group(1)) < 8, resumed.stderr
+    never_stopped = build(GAME_3X10, "expected", budget=budget, workers=2).document
+    assert (tmp_path / "out.json").read_bytes() == dumps(never_stopped)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]

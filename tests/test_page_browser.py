@@ -1,0 +1,287 @@
+"""The `bactree html` page in a real browser: headless Chromium, driven by selenium, every mode by clicking and typing.
+
+One browser serves the whole module. The pages are opened from file:// URLs;
+Chromium runs with every background connection off (this page needs none).
+The last test of each mode saves a phone-width screenshot into docs/ for the README.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from bactree.game import Game, make_game
+from bactree.page import tree_page
+from bactree.play import remaining
+from bactree.shipped import shipped_trees
+from bactree.walker import Tree, load_shipped_tree, load_tree
+from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium
+from walker_trees import write_tree
+
+webdriver = pytest.importorskip("selenium.webdriver", reason=HOW_TO_GET_A_BROWSER)
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+BC3 = Game(3, "0123", False)
+PHONE = (390, 844)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[webdriver.Chrome]:
+    try:
+        with chromium(*PHONE) as driver:
+            yield driver
+    except NoBrowser as err:
+        pytest.skip(str(err))
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Tree]]:
+    """Pages of a small Bulls and Cows tree and of the best shipped trees of 4x10 and Mastermind."""
+    folder = tmp_path_factory.mktemp("pages")
+    trees = {
+        "bc3": load_tree(write_tree(folder / "bc3.json", BC3)),
+        "bc4x10": load_shipped_tree(make_game()),
+        "mm4x6": load_shipped_tree(make_game("mastermind")),
+    }
+    made = {}
+    for key, tree in trees.items():
+        page, _ = tree_page(tree.name)
+        out = folder / f"{key}.html"
+        out.write_text(page, encoding="utf-8")
+        made[key] = (out, tree)
+    return made
+
+
+def open_page(browser, path: Path, size: tuple[int, int] = PHONE) -> None:
+    browser.set_window_size(*size)
+    browser.get(path.as_uri())
+    assert browser.execute_script("return document.body.dataset.ready") == "true"
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []
+
+
+def by_id(browser, name: str):
+    return browser.find_element(By.ID, name)
+
+
+def text(browser, name: str) -> str:
+    return by_id(browser, name).text
+
+
+def answer_button(browser, key: str):
+    return browser.find_element(By.CSS_SELECTOR, f'#play-answers button[data-answer="{key}"]')
+
+
+def fits_horizontally(browser) -> bool:
+    return browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def screenshot(browser, mode: str) -> None:
+    DOCS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(DOCS / f"page-{mode}.png"))
+
+
+# --- play ------------------------------------------------------------------------
+
+
+PLAY_STATE = """
+const buttons = {};
+for (const b of document.querySelectorAll("#play-answers button")) buttons[b.dataset.answer] = b;
+return [document.getElementById("play-guess").textContent, document.getElementById("play-remaining").textContent,
+        Object.keys(buttons).filter((key) => buttons[key].classList.contains("possible")), buttons,
+        document.getElementById("play-message").textContent, document.getElementById("play-turn").hidden];
+"""
+
+
+def play_by_clicking(browser, tree: Tree, secret: str) -> int:
+    """Answer the page's guesses for `secret` by clicking, checking each step against the walker; guesses taken."""
+    by_id(browser, "play-restart").click()
+    walk = tree.start()
+    while not walk.solved:
+        guess, left, possible, buttons, _, _ = browser.execute_script(PLAY_STATE)  # one round trip per step
+        assert (guess, left) == (walk.guess, remaining(walk.candidates))
+        assert set(possible) == {str(tree.game.score(walk.guess, c)) for c in walk.candidates}
+        answer = tree.game.score(walk.guess, secret)
+        buttons[str(answer)].click()
+        walk.answer(answer.bulls, answer.cows)
+    guesses = len(walk.history)
+    *_, message, turn_hidden = browser.execute_script(PLAY_STATE)
+    assert message == f"Solved: your secret is {secret}, found in {guesses} guesses." and turn_hidden
+    return guesses
+
+
+def test_play_every_path_of_a_small_tree(browser, pages) -> None:
+    path, tree = pages["bc3"]
+    open_page(browser, path)
+    depths = {secret: play_by_clicking(browser, tree, secret) for secret in BC3.codes}
+    assert sum(depths.values()) == tree.stats["total_guesses"]
+
+
+def test_play_a_sample_of_4x10_and_mastermind_secrets(browser, pages) -> None:
+    for key, count in (("bc4x10", 6), ("mm4x6", 3)):
+        path, tree = pages[key]
+        open_page(browser, path)
+        for secret in random.Random(11).sample(tree.game.codes, count):
+            play_by_clicking(browser, tree, secret)
+    path, tree = pages["bc4x10"]
+    open_page(browser, path)
+    walk = tree.start()
+    for _ in range(2):  # mid-game on 0298, the README's secret, for the screenshot
+        answer = tree.game.score(walk.guess, "0298")
+        answer_button(browser, str(answer)).click()
+        walk.answer(answer.bulls, answer.cows)
+    assert fits_horizontally(browser)
+    screenshot(browser, "play")
+
+
+def test_play_refuses_contradictions_and_undoes(browser, pages) -> None:
+    path, tree = pages["bc3"]
+    open_page(browser, path)
+    by_id(browser, "play-undo").click()
+    assert text(browser, "play-message") == "Nothing to take back yet."
+    first = text(browser, "play-guess")
+    answer_button(browser, "2B0C").click()
+    second = text(browser, "play-guess")
+    walk = tree.start()
+    walk.answer(2, 0)
+    assert second == walk.guess
+    impossible = next(
+        str(a) for a in BC3.answers if a != BC3.solved and all(BC3.score(second, c) != a for c in walk.candidates)
+    )
+    conflict = answer_button(browser, impossible)
+    assert "impossible" in conflict.get_attribute("class")
+    conflict.click()
+    assert text(browser, "play-message") == (
+        f"Refused: no secret fits {impossible} to {second} together with the answers to guess 1 ({first}: 2B0C). "
+        "Undo to take an answer back."
+    )
+    assert "conflict" in browser.find_element(By.CSS_SELECTOR, "#play-history li").get_attribute("class")
+    assert text(browser, "play-history") == f"Guess 1: {first} 2B0C"
+    assert text(browser, "play-guess") == second  # nothing changed
+    field = by_id(browser, "play-input")
+    for typed, message in (("xyz", "invalid answer 'xyz': type bulls and cows as 1B2C, '1 2' or 12"),
+                           ("2 1", "impossible answer 2B1C: 2 bulls leave one symbol, which cannot be a cow")):
+        field.clear()
+        field.send_keys(typed, Keys.ENTER)
+        assert text(browser, "play-message") == message
+    field.send_keys("u", Keys.ENTER)  # the keyboard's undo, as at the terminal
+    assert text(browser, "play-message") == f"Taken back: your answer 2B0C to guess 1 ({first})."
+    assert text(browser, "play-guess") == first and text(browser, "play-history") == ""
+    field.send_keys("0b3c", Keys.ENTER)  # typed answers take every form the terminal does
+    assert text(browser, "play-history").endswith("0B3C")
+    assert fits_horizontally(browser)
+
+
+# --- find mine -------------------------------------------------------------------
+
+
+def test_find_mine_by_following_the_tree(browser, pages) -> None:
+    path, tree = pages["bc4x10"]
+    open_page(browser, path)
+    by_id(browser, "tab-find").click()
+    field = by_id(browser, "find-input")
+    assert browser.switch_to.active_element == field  # the mode's field has the keyboard
+    field.send_keys("1123", Keys.ENTER)
+    assert text(browser, "find-message") == "invalid code '1123': symbol '1' repeats"
+    field.clear()
+    field.send_keys("01234", Keys.ENTER)
+    assert text(browser, "find-message") == "invalid code '01234': expected 4 symbols, got 5"
+    walk = tree.start()
+    while True:  # the tree finds the hidden secret from the answers the page gives, never peeking
+        field.clear()
+        field.send_keys(walk.guess, Keys.ENTER)
+        key = browser.find_elements(By.CSS_SELECTOR, "#find-history li")[-1].get_attribute("data-answer")
+        bulls, cows = int(key[0]), int(key[2])
+        walk.answer(bulls, cows)
+        if walk.solved:
+            break
+        n = len(walk.candidates)
+        assert text(browser, "find-message") == f"{key}: {n} {'secret still fits' if n == 1 else 'secrets still fit'}."
+    assert text(browser, "find-message") == f"Solved in {len(walk.history)} guesses."
+    assert fits_horizontally(browser)
+    screenshot(browser, "find")
+    by_id(browser, "find-new").click()
+    field.clear()
+    field.send_keys("0123", Keys.ENTER)
+    by_id(browser, "find-give-up").click()
+    revealed = text(browser, "find-message").removeprefix("The secret was ").rstrip(".")
+    assert revealed in tree.game.code_index
+    first = browser.find_element(By.CSS_SELECTOR, "#find-history li").get_attribute("data-answer")
+    assert first == str(tree.game.score("0123", revealed))
+
+
+# --- browse ----------------------------------------------------------------------
+
+
+def node_buttons(browser, under: str = "#browse-tree"):
+    return browser.find_elements(By.CSS_SELECTOR, f"{under} > li > button.node")
+
+
+def test_browse_expands_nodes_and_follows_typed_answers(browser, pages) -> None:
+    path, tree = pages["bc4x10"]
+    open_page(browser, path)
+    by_id(browser, "tab-browse").click()
+    (root,) = node_buttons(browser)
+    assert root.text == f"{tree.root['guess']} depth 1 · 5040 secrets"
+    root.send_keys(Keys.ENTER)  # keyboard: a node is a button
+    assert root.get_attribute("aria-expanded") == "true"
+    children = node_buttons(browser, "#browse-tree > li > ul")
+    walk = tree.start()
+    parts = tree._split(tree.root, [])
+    assert [c.text for c in children] == [
+        f"{key} → {child['guess']} depth 2 · {len(parts[a])} secret{'s' if len(parts[a]) > 1 else ''}"
+        + (" · found" if "next" not in child else "")
+        for key, child in tree.root["next"].items()
+        for a in parts if str(a) == key
+    ]
+    field = by_id(browser, "browse-path")
+    field.send_keys("1B1C 20", Keys.ENTER)
+    walk.answer(1, 1)
+    walk.answer(2, 0)
+    target = browser.find_element(By.CSS_SELECTOR, "button.node.target")
+    assert target.get_attribute("data-guess") == walk.guess and target.get_attribute("data-depth") == "3"
+    assert browser.switch_to.active_element == target
+    assert text(browser, "browse-message") == f"After 1B1C 2B0C: guess {walk.guess} at depth 3."
+    field.clear()
+    field.send_keys("1B1C 3B1C", Keys.ENTER)
+    assert text(browser, "browse-message") == "impossible answer 3B1C: 3 bulls leave one symbol, which cannot be a cow"
+    field.clear()
+    field.send_keys("4B0C", Keys.ENTER)
+    assert text(browser, "browse-message").startswith(f"No branch 4B0C under {tree.root['guess']} (depth 1); its answers: 0B0C ")
+    field.clear()
+    field.send_keys("1B1C 2B0C", Keys.ENTER)
+    assert fits_horizontally(browser)
+    browser.execute_script("window.scrollTo(0, 0)")
+    screenshot(browser, "browse")
+    by_id(browser, "browse-collapse").click()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "button.node")) == 1
+
+
+# --- stats and every shipped tree ----------------------------------------------------
+
+
+def test_stats_chart_every_shipped_tree(browser, tmp_path: Path) -> None:
+    for entry in shipped_trees():
+        page, doc = tree_page(entry.path)
+        out = tmp_path / (entry.path.stem + ".html")
+        out.write_text(page, encoding="utf-8")
+        open_page(browser, out)
+        by_id(browser, "tab-stats").click()
+        bars = browser.find_elements(By.CSS_SELECTOR, "#stats-chart svg g.bar")
+        drawn = {b.get_attribute("data-guesses"): int(b.get_attribute("data-secrets")) for b in bars}
+        assert drawn == doc["stats"]["histogram"], entry.path.name
+        table = text(browser, "stats-table")
+        assert f"Total guesses {doc['stats']['total_guesses']}" in table
+        assert ("Proven optimal yes" in table) is doc["optimal"]
+        assert f"Hard mode {'yes' if doc['objective']['hard_mode'] else 'no'}" in table
+    open_page(browser, out.with_name("bulls-cows-4x10-expected.html"))
+    by_id(browser, "tab-play").send_keys(Keys.ARROW_LEFT)  # arrows move between the modes, wrapping round
+    assert browser.switch_to.active_element == by_id(browser, "tab-stats") and by_id(browser, "stats").is_displayed()
+    assert not by_id(browser, "play").is_displayed()
+    assert fits_horizontally(browser)
+    screenshot(browser, "stats")

@@ -1,0 +1,94 @@
+"""Resume files are checked before they are trusted: a corrupted or foreign one is refused in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from bactree.build import build
+from bactree.cli import app
+from bactree.game import Game
+from bactree.subproblems import ResumeFileError
+from bactree.treefile import dumps
+
+GAME = Game(3, "012345", False)  # 120 codes, first guess forced: 7 subproblems, a fraction of a second
+OPTIONS = ["-n", "3", "--symbols", "012345", "--objective", "expected", "--workers", "1"]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
+    """(the resume file a whole build leaves, the tree file it builds)."""
+    path = tmp_path_factory.mktemp("resume") / "out.json.resume"
+    result = build(GAME, "expected", workers=1, checkpoint=path)
+    return path.read_bytes(), dumps(result.document)
+
+
+def resumed(path: Path) -> bytes:
+    return dumps(build(GAME, "expected", workers=1, checkpoint=path, resume=True).document)
+
+
+def test_a_sound_resume_file_gives_the_same_tree(tmp_path: Path, finished: tuple[bytes, bytes]) -> None:
+    saved, tree = finished
+    path = tmp_path / "out.json.resume"
+    parts = orjson.loads(saved)
+    parts["parts"] = parts["parts"][:3]  # as if stopped after three subproblems
+    path.write_bytes(orjson.dumps(parts))
+    assert resumed(path) == tree
+
+
+def _part(field: str, value: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any]:
+    def mutate(saved: dict[str, Any]) -> Any:
+        saved["parts"][0][field] = value(saved["parts"][0][field])
+        return saved
+
+    return mutate
+
+
+def _first_guess_changed(tree: dict[str, Any]) -> dict[str, Any]:
+    return {**tree, "guess": "543"}
+
+
+CORRUPTIONS: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
+    "a list": (lambda saved: saved["parts"], "not a resume file (expected an object with 'header' and 'parts')"),
+    "no parts": (lambda saved: {"header": saved["header"]}, "not a resume file (expected an object"),
+    "other budget": (lambda saved: {**saved, "header": {**saved["header"], "budget": 5}}, "made by a different build"),
+    "other cap": (lambda saved: {**saved, "header": {**saved["header"], "depth": 4}}, "made by a different build"),
+    "other game": (lambda saved: {**saved, "header": {**saved["header"], "game": [3, "012346", False]}}, "made by a different build"),
+    "missing field": (lambda saved: {**saved, "parts": [{k: v for k, v in saved["parts"][0].items() if k != "tree"}]}, "a saved part does not have the fields of one"),
+    "unknown answer": (_part("answer", lambda a: "3B0C"), "saved part '3B0C' is not an answer to the first guess"),
+    "part twice": (lambda saved: {**saved, "parts": [saved["parts"][0], saved["parts"][0]]}, "is there twice"),
+    "size as text": (_part("size", str), "a figure has the wrong type"),
+    "cost as float": (_part("cost", float), "a figure has the wrong type"),
+    "lying cost": (_part("cost", lambda c: c - 1), "its tree does not give the size, total or cap recorded"),
+    "lying size": (_part("size", lambda c: c + 1), "its tree does not give the size, total or cap recorded"),
+    "bound above cost": (_part("lower_bound", lambda b: b + 1), "its lower bound"),
+    "optimal without proof": (_part("optimal", lambda o: not o), "its lower bound"),
+    "tree of other secrets": (_part("tree", _first_guess_changed), "saved part"),
+    "tree not a node": (_part("tree", lambda t: [t]), "is not an object with a 'guess'"),
+}
+
+
+@pytest.mark.parametrize("corruption", list(CORRUPTIONS))
+def test_a_corrupted_resume_file_is_refused(tmp_path: Path, finished: tuple[bytes, bytes], corruption: str) -> None:
+    mutate, message = CORRUPTIONS[corruption]
+    path = tmp_path / "out.json.resume"
+    path.write_bytes(orjson.dumps(mutate(orjson.loads(finished[0]))))
+    with pytest.raises(ResumeFileError) as info:
+        resumed(path)
+    assert message in str(info.value)
+    assert str(info.value).startswith(f"{path}: ") and str(info.value).endswith("; remove it to start afresh")
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00\xff" * 50, b'{"header": ', b"[]", b"null"])
+def test_the_command_refuses_garbage_in_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, content: bytes) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out.json.resume").write_bytes(content)
+    result = CliRunner().invoke(app, ["build", *OPTIONS, "-o", "out.json", "--resume", "--quiet"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: out.json.resume: not a resume file") and result.stderr.count("\n") == 1
+    assert not (tmp_path / "out.json").exists()
+    assert (tmp_path / "out.json.resume").read_bytes() == content  # left for the user to look at
