@@ -8,15 +8,17 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 
-from .cost import NODES, TOTAL_GUESSES, Cost, CostSearch
+from .cost import INFINITE, NODES, TOTAL_GUESSES, Cost, CostSearch
 from .executors import make_executor
 from .game import BUILD_LIMIT, BactreeError, Game
 from .search import Solver
 from .subproblems import forced_first_guess, solve_by_first_answer
-from .treefile import Objective, document
+from .treefile import Node, Objective, document
 
 OBJECTIVES = ("worst-case", "expected")
 TIE_BREAKS = {"nodes": NODES, "total": TOTAL_GUESSES}
+# Worst case with no tie-break: the least height, proven, and the first tree found of it (`least_height_tree`).
+HEIGHT_ONLY = "none"
 
 Progress = Callable[[str], None]
 
@@ -70,8 +72,8 @@ def build(
     game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
-    if tie_break not in TIE_BREAKS:
-        raise BactreeError(f"unknown tie-break {tie_break!r}: choose one of {', '.join(TIE_BREAKS)}")
+    if tie_break not in TIE_BREAKS and tie_break != HEIGHT_ONLY:
+        raise BactreeError(f"unknown tie-break {tie_break!r}: choose one of {', '.join([*TIE_BREAKS, HEIGHT_ONLY])}")
     if max_guesses is not None and max_guesses < 1:
         raise BactreeError(f"--max-guesses must be at least 1, got {max_guesses}")
     make_executor(executor, workers, address)  # bad executor options fail before any search
@@ -79,6 +81,11 @@ def build(
     start = time.perf_counter()
     solver = Solver(game, progress=say)
     everything = solver.all_guesses
+    if objective == "worst-case" and tie_break == HEIGHT_ONLY:
+        height, root = least_height_tree(solver, say)
+        say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
+        doc = document(game, Objective("worst-case", (), False, max_guesses), True, root)
+        return BuildResult(doc, height, height, time.perf_counter() - start, 0)
     if objective == "worst-case" or max_guesses is not None:
         height = solver.min_height()
         say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
@@ -113,3 +120,26 @@ def build(
     say(f"least {cost_kind.name}: {cost}" if optimal else f"best {cost_kind.name} found: {cost}, proven lower bound {lower}")
     doc = document(game, recorded, optimal, root, None if optimal else lower)
     return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, searched)
+
+
+def least_height_tree(solver: Solver, progress: Progress | None = None) -> tuple[int, Node]:
+    """(least height, a tree of that height), for games too big to minimise a tie-break among such trees.
+
+    From the counting bound up, each height gets `CostSearch.greedy` within
+    it: the best-bound guess first, and on failure every other class of
+    guesses in turn (exact on small sets), so it either returns a tree or
+    has refuted the height, like `Solver.min_height` but without its memo.
+    Where trees exist it finds one far sooner than the exhaustive search.
+    """
+    say = progress or (lambda message: None)
+    search = CostSearch(solver, TOTAL_GUESSES)
+    depth = 1
+    while solver.caps[depth] < solver.num_codes:
+        depth += 1
+    while True:
+        say(f"height {depth}: searching for a tree (best-bound guesses first)")
+        cost, root = search.greedy(solver.all_guesses, depth)
+        if cost < INFINITE:
+            return depth, root
+        say(f"height {depth}: refuted")
+        depth += 1

@@ -371,7 +371,7 @@ def build(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
-    tie_break: Annotated[str, typer.Option("--tie-break", help="With worst-case: minimise nodes or total guesses among the least-height trees.")] = "nodes",
+    tie_break: Annotated[str, typer.Option("--tie-break", help="With worst-case: minimise nodes or total guesses among the least-height trees, or none (the least height only, for big games).")] = "nodes",
     max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective).")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME-OBJECTIVE.json, -maxK added with --max-guesses).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; only the summary line.")] = False,
