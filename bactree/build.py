@@ -76,6 +76,10 @@ def build(
         raise BactreeError(f"unknown tie-break {tie_break!r}: choose one of {', '.join([*TIE_BREAKS, HEIGHT_ONLY])}")
     if max_guesses is not None and max_guesses < 1:
         raise BactreeError(f"--max-guesses must be at least 1, got {max_guesses}")
+    if workers is not None and workers < 1:
+        raise BactreeError(f"--workers must be at least 1, got {workers}")
+    if budget is not None and budget < 0:
+        raise BactreeError(f"--budget must be at least 0, got {budget}")
     make_executor(executor, workers, address)  # bad executor options fail before any search
     say = progress or (lambda message: None)
     start = time.perf_counter()

@@ -143,8 +143,8 @@ READERS = [
     ("fixture", "message"),
     [("huge_header", "game too large for reading or playing"), ("lying_header", "the tree has 1 node(s) but its game has 1,000,000 secrets")],
 )
-def test_every_reader_refuses_a_header_it_cannot_afford(monkeypatch: pytest.MonkeyPatch, 
-    reader: list[str], fixture: str, message: str, request: pytest.FixtureRequest, tmp_path: Path
+def test_every_reader_refuses_a_header_it_cannot_afford(
+    monkeypatch: pytest.MonkeyPatch, reader: list[str], fixture: str, message: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     monkeypatch.chdir(tmp_path)
     path = request.getfixturevalue(fixture)
@@ -197,3 +197,13 @@ def test_the_read_limit_covers_the_file_cap() -> None:
     smallest_node = len('{"guess":""},') + 1
     assert READ_LIMIT.codes * smallest_node < treefile.MAX_FILE_BYTES
     assert math.perm(10, 5) <= BUILD_LIMIT.codes <= READ_LIMIT.codes
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [(["--workers", "-3"], "--workers must be at least 1, got -3"), (["--budget", "-5"], "--budget must be at least 0, got -5")],
+)
+def test_build_refuses_nonsense_counts_in_one_line(option: list[str], message: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("build", "-n", "3", "--symbols", "012345", "--objective", "expected", *option)
+    assert (code, out, err) == (2, "", f"Error: {message}\n")
