@@ -161,7 +161,10 @@ class RayExecutor(Executor):
             return
         common = {"logging_level": logging.WARNING if self.verbose else logging.ERROR, "log_to_driver": self.verbose}
         if self.address is not None:
-            ray.init(address=self.address, **common)
+            try:
+                ray.init(address=self.address, **common)
+            except ConnectionError as err:
+                raise BactreeError(f"cannot reach the Ray cluster at {self.address}: {err}") from None
         else:
             ray.init(
                 num_cpus=self.workers or os.cpu_count() or 1,

@@ -128,3 +128,4 @@ def test_ray_missing_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if not installed
     with pytest.raises(BactreeError, match=r"pip install 'bactree\[cluster\]'"):
         make_executor("ray")
+
