@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 import sys
+from pathlib import Path
 
 import orjson
 import pytest
@@ -67,3 +70,40 @@ def test_interactive_typo_is_asked_again() -> None:
     result = runner.invoke(app, ["crack", "-n", "2", "--symbols", "ab", "--interactive", "-q"], input=answers)
     assert result.exit_code == 0, result.output
     assert "cannot read 'one'" in result.stderr and result.stdout.startswith("[ab] solved")
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def crack_section() -> str:
+    text = README.read_text()
+    return text[text.index("## Cracking long keys") : text.index("## Strategies compared")]
+
+
+def test_readme_crack_commands_run(monkeypatch) -> None:
+    monkeypatch.chdir(README.parent)
+    commands = re.findall(r"^bactree (crack .*?)(?:\s+#.*)?$", crack_section(), flags=re.MULTILINE)
+    assert len(commands) >= 4
+    for command in commands:
+        result = runner.invoke(app, [*shlex.split(command), "-q"])
+        assert result.exit_code == 0, (command, result.output)
+        assert "solved" in result.stdout
+
+
+@pytest.mark.parametrize("n,repeats", [(10, True), (50, True), (50, False)])
+def test_readme_table_rows_are_real(n: int, repeats: bool) -> None:
+    """The exact crackers' figures in the README table, recomputed with the benchmark's seeds."""
+    import numpy as np
+
+    from bactree.crack import FIXED_ALPHABET, Puzzle, SecretOracle, make_cracker
+
+    k = 37 if repeats else max(37, n)
+    puzzle = Puzzle(n, FIXED_ALPHABET[:k], repeats)
+    queries = []
+    for key in range(20):
+        oracle = SecretOracle(puzzle, puzzle.random_code(np.random.default_rng([n * 2 + repeats, key])))
+        make_cracker("count-split")(oracle, None)
+        queries.append(oracle.queries)
+    game = "repeats" if repeats else "no repeats"
+    row = f"| {game} | {n} | {k} | {np.mean(queries):.1f} ({max(queries)}) | 100% |"
+    assert row in crack_section()

@@ -5,7 +5,7 @@ cracked question by question instead. A cracker sees only the answers of an
 `Oracle` (a known secret, a person at the terminal, or an external
 program) and returns a `CrackResult`. Crackers are found by name:
 
-    best         count the symbols, then ask codes consistent with every answer
+    best         the default: for now the same method as count-split (see README)
     count-split  count the symbols, then halve position sets (the simple baseline)
     ga-woc       the genetic algorithm + wisdom of crowds of Eisert, Mikula and Waigel
 
@@ -35,10 +35,6 @@ def make_cracker(name: str, seed: int = 0) -> Cracker:
 
         # `best` is count-split until a stronger method measures better (see README, Cracking long keys).
         return crack_count_split
-    if name == "consistent":
-        from .consistent import crack_consistent
-
-        return partial(crack_consistent, seed=seed)
     if name == "ga-woc":
         from .ga_woc import crack_ga_woc
 
