@@ -167,6 +167,7 @@ class RayExecutor(Executor):
                 raise BactreeError(f"cannot reach the Ray cluster at {self.address}: {err}") from None
         else:
             ray.init(
+                address="local",  # a new Ray of our own, even where `ray start` left a cluster's address behind
                 num_cpus=self.workers or os.cpu_count() or 1,
                 object_store_memory=max(store_bytes + _STORE_SLACK, _STORE_MIN),
                 include_dashboard=False,
