@@ -161,9 +161,13 @@ class RayExecutor(Executor):
             return
         common = {"logging_level": logging.WARNING if self.verbose else logging.ERROR, "log_to_driver": self.verbose}
         if self.address is not None:
-            ray.init(address=self.address, **common)
+            try:
+                ray.init(address=self.address, **common)
+            except ConnectionError as err:
+                raise BactreeError(f"cannot reach the Ray cluster at {self.address}: {err}") from None
         else:
             ray.init(
+                address="local",  # a new Ray of our own, even where `ray start` left a cluster's address behind
                 num_cpus=self.workers or os.cpu_count() or 1,
                 object_store_memory=max(store_bytes + _STORE_SLACK, _STORE_MIN),
                 include_dashboard=False,

@@ -23,7 +23,7 @@ runner = CliRunner()
 def ray_cluster():
     """A local Ray for this module's tests: 2 CPUs, a small object store, loopback only."""
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, object_store_memory=80 << 20, include_dashboard=False, _node_ip_address="127.0.0.1",
+    ray.init(address="local", num_cpus=2, object_store_memory=80 << 20, include_dashboard=False, _node_ip_address="127.0.0.1",
              log_to_driver=False)
     # This module's task functions reach Ray's workers by value: they cannot import the tests.
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
