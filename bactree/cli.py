@@ -309,13 +309,14 @@ def build(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
-    tie_break: Annotated[str, typer.Option("--tie-break", help="With worst-case: minimise nodes or total guesses among the least-height trees.")] = "nodes",
+    tie_break: Annotated[str, typer.Option("--tie-break", help="With worst-case: among the least-height trees minimise these keys in order, comma-separated: nodes, total (guesses), crush (secrets at the least height), e.g. crush,total.")] = "nodes",
+    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: every guess must be still possible given the answers so far.")] = False,
     max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective).")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME-OBJECTIVE.json, -maxK added with --max-guesses).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME[-hard]-OBJECTIVE.json, OBJECTIVE crush for a crush tie-break, -maxK added with --max-guesses).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; only the summary line.")] = False,
     budget: Annotated[
         Optional[int],
-        typer.Option("--budget", help="Expected: most sets each subproblem may search before it keeps its greedy tree (the file then says optimal: false, with a lower bound)."),
+        typer.Option("--budget", help="Most sets each search (or expected subproblem) may examine before it keeps its greedy tree (the file then says optimal: false, with a lower bound)."),
     ] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected: processes for the subproblems (default: one per core).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Expected: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
@@ -325,7 +326,7 @@ def build(
     An interrupted expected build keeps its finished subproblems in
     OUTPUT.resume and writes no tree file; run it again with --resume.
 
-    Example: bactree build --objective worst-case --game mastermind -o mm.json
+    Example: bactree build --game mastermind --tie-break crush,total -o mm.json
     """
     from .build import build as build_tree
     from .game import game_slug
@@ -340,13 +341,14 @@ def build(
 
         if output is None:
             suffix = f"-max{max_guesses}" if max_guesses is not None else ""
-            output = Path("trees") / f"{game_slug(chosen)}-{objective}{suffix}.json"
+            name = "crush" if objective == "worst-case" and tie_break.startswith("crush") else objective
+            output = Path("trees") / f"{game_slug(chosen)}{'-hard' if hard else ''}-{name}{suffix}.json"
         checkpoint = output.with_name(output.name + ".resume")
         if resume and not checkpoint.exists():
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
-            budget, workers, checkpoint, resume,
+            budget, workers, checkpoint, resume, hard,
         )
         write_atomic(output, dumps(result.document))
         checkpoint.unlink(missing_ok=True)

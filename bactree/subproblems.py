@@ -71,18 +71,18 @@ _worker_solver: Solver | None = None
 _worker_search: CostSearch | None = None
 
 
-def _solver_for(game: Game) -> Solver:
-    """This worker process's solver for `game`, made once."""
+def _solver_for(game: Game, hard: bool) -> Solver:
+    """This worker process's solver for `game` (in hard mode or not), made once."""
     global _worker_solver
-    if _worker_solver is None or _worker_solver.game != game:
-        _worker_solver = Solver(game)
+    if _worker_solver is None or _worker_solver.game != game or _worker_solver.hard != hard:
+        _worker_solver = Solver(game, hard=hard)
     return _worker_solver
 
 
-def _solve_part(task: tuple[Game, int, np.ndarray, int, int | None, str, bool]) -> PartResult:
+def _solve_part(task: tuple[Game, bool, int, np.ndarray, int, int | None, str, bool]) -> PartResult:
     """Worker: greedy tree, then exact search under its cost; with a budget, `CostSearch.refine`."""
-    game, first, part, depth, budget, answer, verbose = task
-    solver = _solver_for(game)
+    game, hard, first, part, depth, budget, answer, verbose = task
+    solver = _solver_for(game, hard)
     start = time.perf_counter()
     tag = f"{game.codes[first]} {answer}"
     report = (lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)) if verbose else None
@@ -113,12 +113,12 @@ class BranchResult:
     sets: int
 
 
-def _solve_branch(task: tuple[Game, int, np.ndarray, int, int, int, str]) -> BranchResult:
+def _solve_branch(task: tuple[Game, bool, int, np.ndarray, int, int, int, str]) -> BranchResult:
     """Worker: a large part's value with a fixed second guess; one search per process keeps its memo across tasks."""
     global _worker_search
-    game, first, part, depth, guess, bound, answer = task
-    if _worker_search is None or _worker_search.solver.game != game:
-        _worker_search = CostSearch(_solver_for(game), TOTAL_GUESSES)
+    game, hard, first, part, depth, guess, bound, answer = task
+    if _worker_search is None or _worker_search.solver is not _solver_for(game, hard):
+        _worker_search = CostSearch(_solver_for(game, hard), TOTAL_GUESSES)
     search = _worker_search
     start, before = time.perf_counter(), search.nodes_searched
     value = search.guess_value(part, depth, guess, bound, (first,))
@@ -197,12 +197,13 @@ def solve_by_first_answer(
     game = solver.game
     parts = solver.split(solver.all_guesses, first)
     answers = [str(solver.answer_to(first, part)) for part in parts]
-    header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget}
+    header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget,
+              "hard": solver.hard}
     done: dict[str, PartResult] = {}
     if resume is not None and resume.exists() and not fresh:
         saved = orjson.loads(resume.read_bytes())
         if saved.get("header") != header:
-            raise BactreeError(f"{resume} was made by a different build (game, cap or budget); remove it to start afresh")
+            raise BactreeError(f"{resume} was made by a different build (game, cap, budget or hard mode); remove it to start afresh")
         done = {r["answer"]: PartResult(**r) for r in saved["parts"]}
         say(f"resuming: {len(done)} of {len(parts)} subproblems already done")
 
@@ -224,7 +225,7 @@ def solve_by_first_answer(
                 say(f"{game.codes[first]} {answer}: {len(part)} secrets, greedy total {upper}; "
                     f"{len(guesses)} second guesses searched one per task")
     whole = deque(
-        (game, first, part, depth - 1, budget, answer, progress is not None)
+        (game, solver.hard, first, part, depth - 1, budget, answer, progress is not None)
         for part, answer in todo
         if answer not in {b.answer for b in branched}
     )
@@ -252,7 +253,7 @@ def solve_by_first_answer(
                 task = state.next_task()
                 if task is not None:
                     guess, bound = task
-                    pool.apply_async(_solve_branch, ((game, first, state.part, depth - 1, guess, bound, state.answer),),
+                    pool.apply_async(_solve_branch, ((game, solver.hard, first, state.part, depth - 1, guess, bound, state.answer),),
                                      callback=arrived.put, error_callback=arrived.put)
                     return True
             if whole:
