@@ -227,6 +227,7 @@ def evaluate(
     trees: Annotated[Path, typer.Option("--trees", help="Folder of tree files that --all adds.")] = Path("trees"),
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON: one object, or a list with --all or several --strategy.")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also write a PNG of the histograms (needs matplotlib: the plot extra).", show_default=False)] = None,
+    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: the --strategy rules guess only still-possible codes (named NAME-hard).")] = False,
 ) -> None:
     """Play every secret with a strategy: mean, max and total guesses, histogram, failures, time.
 
@@ -243,9 +244,13 @@ def evaluate(
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
         if not strategy and not all_strategies:
             raise BactreeError("give --strategy NAME (or several), or --all")
+        if hard and not strategy:
+            raise BactreeError("--hard applies to the --strategy rules: name them")
         results = evaluate_all(the_game, runs, seed, cap, trees) if all_strategies else []
         extra = [spec for spec in strategy or [] if not (all_strategies and spec in STRATEGIES)]
-        results += [run(make_strategy(spec, the_game, seed), runs, cap) for spec in extra]
+        if hard:
+            extra = list(strategy or [])
+        results += [run(make_strategy(spec, the_game, seed, hard), runs, cap) for spec in extra]
         results.sort(key=badness, reverse=True)
         if plot is not None:
             plot_histograms(results, plot, title=str(the_game))
@@ -277,6 +282,7 @@ def compile_strategy(
     symbols: Symbols = None,
     repeats: Repeats = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this. Default 1000000.", show_default=False)] = None,
+    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: the rule guesses only still-possible codes (the file says hard_mode: true).")] = False,
 ) -> None:
     """Write a deterministic strategy as a tree file (optimal: false), ready for verify and play.
 
@@ -290,7 +296,7 @@ def compile_strategy(
         the_game = resolve_game(game, length, symbols, repeats)
         if strategy is None or output is None:
             raise BactreeError("give --strategy NAME and -o FILE")
-        doc = strategy_tree(make_strategy(strategy, the_game), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
+        doc = strategy_tree(make_strategy(strategy, the_game, hard=hard), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
         try:
             write_atomic(output, dumps(doc))
         except OSError as err:
