@@ -106,7 +106,7 @@ def level_fill(size: int, branching: int) -> int:
         total += placed * depth
         size -= placed
         depth += 1
-        room *= branching
+        room *= max(branching, 1)  # a game with one answer: sizes past its one code are never read
     return total
 
 
