@@ -449,7 +449,6 @@ def _open_guess(
     have risen by `room`: the guess is out of reach by then.
     """
     ordered, starts, counts = _split(table[guess], subset, num_slots)
-    part_floor = _floor_at(floor, depth)
     sizes = np.empty(num_slots, np.int64)
     num_parts = 0
     for a in range(num_slots):
@@ -463,10 +462,11 @@ def _open_guess(
     raised = 0
     for a in slots:
         c = counts[a]
-        known[a] = part_floor[c]
+        known[a] = _floor_of(floor, depth, c)
         if 2 < c <= kernel_max:
+            floor_c = known[a]
             known[a] = _memo_bound(ordered[starts[a]:starts[a + 1]], depth, floor, exact, lower)[0]
-            raised += known[a] - part_floor[c]
+            raised += known[a] - floor_c
     if lookahead:
         for a in slots[1:]:
             if raised >= room:
@@ -533,15 +533,15 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, wei
     all guesses (fail-soft), so the memo keeps the strongest bound it proved.
     """
     s = subset.shape[0]
-    here_floor = _floor_at(floor, depth)
     if s == 1:
-        return here_floor[1]  # exact: the one secret is guessed
+        return _floor_of(floor, depth, 1)  # exact: the one secret is guessed
     if depth <= 1 or s > caps[depth]:
         return INFINITE
     if s == 2:
-        return here_floor[2]  # exact: one secret, then the other
+        return _floor_of(floor, depth, 2)  # exact: one secret, then the other
     nodes_only = weights[0] == 1 and weights[1] == 0 and weights[2] == 0
-    lowest = here_floor[s]
+    floor_here = _floor_of(floor, depth, s)
+    lowest = floor_here
     if lowest >= bound:
         return lowest
     key = _set_key(subset, depth)
@@ -571,8 +571,8 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, wei
     if not nodes_only:
         # Outside `subset` a guess solves nothing at once: at best its parts fill
         # the levels as a set of s + 1 would below a guess that solves one, whose
-        # cost `here_floor[s + 1]` counts one more secret's guess (weights[1]).
-        outside = INFINITE if hard else here_floor[s + 1] - weights[1]
+        # cost `_floor_of(floor, depth, s + 1)` counts one more secret's guess (weights[1]).
+        outside = INFINITE if hard else _floor_of(floor, depth, s + 1) - weights[1]
         value = _still_possible_value(table, subset, solved, num_slots, part_floor, here, outside, limit)
         if value >= 0:
             exact[key] = value
@@ -597,7 +597,7 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, wei
         if not hits[j] and largest[j] == s:
             continue  # tells nothing
         base = here + sums[j]
-        if largest[j] <= 2 and base == here_floor[s]:
+        if largest[j] <= 2 and base == floor_here:
             # Nothing beats the floor, and parts of at most 2 are valued exactly.
             exact[key] = base
             return base
@@ -632,8 +632,9 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, wei
         hashes[tried] = h
         tried += 1
         # Each part's floor raised to what the memo already proved of it (no lookahead here: slower).
+        # (`largest` stands in for `level_fill`, which only the lookahead reads.)
         ordered, starts, slots, known, raised = _open_guess(
-            table, subset, g, depth - 1, solved, num_slots, caps, floor, False, floor[0], weights, hard, exact, lower,
+            table, subset, g, depth - 1, solved, num_slots, caps, floor, False, largest, weights, hard, exact, lower,
             s, 0,
         )
         total = base + raised
