@@ -182,7 +182,8 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
 
     Tries the guesses of `first` in order or, when `first` is empty, every
     code of `subset` (still-possible guesses) and then the rest of `guesses`;
-    below this level every code of `guesses` is tried. A guess is dropped as soon as one of its parts is too large for the depth
+    below this level every code of the set and of `guesses` is tried (empty
+    `guesses`: still-possible guesses only, as in hard mode). A guess is dropped as soon as one of its parts is too large for the depth
     left (`caps[d]` bounds what d guesses can solve) or cannot be solved, the
     largest parts tried first.
     """
@@ -322,6 +323,24 @@ def _set_key(subset, depth):
 
 
 @njit(cache=True)
+def _floor_at(floor, depth):
+    """`floor[depth]`: proven lower bounds by set size within `depth` guesses.
+
+    Rows past the last repeat it: a cost that does not depend on depth (nodes,
+    total guesses) has one row, and with crush (secrets solved at the last
+    guess) every row from the first depth whose lower levels hold every code on
+    is alike.
+    """
+    return floor[min(depth, floor.shape[0] - 1)]
+
+
+@njit(cache=True)
+def _floor_of(floor, depth, size):
+    """`_floor_at(floor, depth)[size]` without making a view: for the hottest lookups."""
+    return floor[min(depth, floor.shape[0] - 1), size]
+
+
+@njit(cache=True)
 def _guess_bases(table, subset, guesses, solved, num_slots, floor):
     """For each of `guesses` on `subset`: (sum of `floor[part size]` over its parts, largest part, solves one).
 
@@ -397,15 +416,15 @@ def _least_base(table, subset, pool, solved, num_slots, floor, cap):
 
 
 @njit(cache=True)
-def _still_possible_value(table, subset, solved, num_slots, floor, limit):
+def _still_possible_value(table, subset, solved, num_slots, part_floor, here, outside, limit):
     """The least cost of `subset` when still-possible guesses settle it, or -1 if they may not.
 
-    Values each guess of `subset` from its part sizes (|subset|**2 lookups):
-    parts of at most 2 are exact in the floor, larger ones only bounded. If
-    the best exact value is no more than every other bound here and than
-    what any guess outside `subset` could reach, it is the least cost: no
-    full scan of the codes is needed. For total guesses only (a guess costs
-    |subset|), where `floor` is `level_fill`.
+    Values each guess of `subset` (costing `here`) from its part sizes
+    (|subset|**2 lookups): `part_floor` is exact for parts of at most 2,
+    larger ones are only bounded. If the best exact value is no more than
+    every other bound here and than `outside`, a lower bound of what any
+    guess outside `subset` could reach (INFINITE in hard mode, where there
+    is none), it is the least cost: no full scan of the codes is needed.
     """
     s = subset.shape[0]
     counts = np.zeros(num_slots, np.int64)
@@ -414,19 +433,16 @@ def _still_possible_value(table, subset, solved, num_slots, floor, limit):
     for g in subset:
         if not _count_parts(table[g], subset, counts, solved, limit):
             continue
-        total = s
+        total = here
         largest = 0
         for a in range(num_slots):
             if a != solved:
-                total += floor[counts[a]]
+                total += part_floor[counts[a]]
                 largest = max(largest, counts[a])
         if largest <= 2:
             best_exact = min(best_exact, total)
         else:
             best_bound = min(best_bound, total)
-    # Outside `subset` a guess solves nothing at once: at best its parts fill
-    # the levels as a set of s + 1 would below a guess that solves one.
-    outside = floor[s + 1] - 1
     if best_exact <= best_bound and best_exact <= outside:
         return best_exact
     return -1
@@ -439,14 +455,15 @@ def _memo_bound(subset, depth, floor, exact, lower):
     Sets of at most 2 count as held: their floor is exact.
     """
     s = subset.shape[0]
+    least = _floor_of(floor, depth, s)
     if s <= 2:
-        return floor[s], True
+        return least, True
     key = _set_key(subset, depth)
     if key in exact:
         return exact[key], True
     if key in lower:
-        return max(floor[s], lower[key]), True
-    return floor[s], False
+        return max(least, lower[key]), True
+    return least, False
 
 
 @njit(cache=True)
@@ -459,18 +476,23 @@ def _popcount(v):
 
 
 @njit(cache=True)
-def _most_answers(table, subset, solved):
+def _most_answers(table, subset, solved, hard):
     """The most, over every code as a guess, of (answers it gets from `subset`, besides all-bulls) + 2 if one is all-bulls.
 
     One bit per answer and code, set row by row: a streaming pass over the
-    secrets' rows of the table (`table[x, g]` equals `table[g, x]`).
+    secrets' rows of the table (`table[x, g]` equals `table[g, x]`). In
+    `hard` mode only the codes of `subset` are guesses.
     """
     num_codes = table.shape[1]
     masks = np.zeros(num_codes, np.uint64)
     for x in subset:
         row = table[x]
-        for g in range(num_codes):
-            masks[g] |= np.uint64(1) << np.uint64(row[g])
+        if hard:
+            for g in subset:
+                masks[g] |= np.uint64(1) << np.uint64(row[g])
+        else:
+            for g in range(num_codes):
+                masks[g] |= np.uint64(1) << np.uint64(row[g])
     solved_bit = np.uint64(1) << np.uint64(solved)
     most = 0
     for g in range(num_codes):
@@ -483,13 +505,16 @@ def _most_answers(table, subset, solved):
 
 
 @njit(cache=True)
-def _lookahead(table, subset, depth, solved, caps, floor, exact, lower):
-    """For total guesses: a lower bound for `subset` from how finely one guess can split it; remembered in `lower`.
+def _lookahead(table, subset, depth, solved, caps, floor, level_fill, weights, hard, exact, lower):
+    """For costs that count total guesses: a lower bound for `subset` from how finely one guess can split it; remembered in `lower`.
 
-    A part of c secrets costs at least 2c - 1 (one found at once, the rest
-    later), so a guess that gets k answers besides all-bulls, hit = 1 if one
-    is all-bulls, leaves at least 2 * (|subset| - hit) - k below it: the cost
-    is at least 3 * |subset| - max(k + 2 * hit). A value already in the memo
+    A part of c secrets costs at least 2c - 1 guesses (one found at once, the
+    rest later), so a guess that gets k answers besides all-bulls, hit = 1 if
+    one is all-bulls, leaves at least 2 * (|subset| - hit) - k below it: the
+    total is at least 3 * |subset| - max(k + 2 * hit). The floor counts the
+    total as `level_fill` (weighted by `weights[1]`), and each key of a
+    weighted cost may be bounded on its own, so the floor's total part is
+    replaced by this bound when it is larger. A value already in the memo
     came from such a lookahead or from a search, which proves at least as
     much, so it is returned as it is.
     """
@@ -499,13 +524,17 @@ def _lookahead(table, subset, depth, solved, caps, floor, exact, lower):
     known, held = _memo_bound(subset, depth, floor, exact, lower)
     if held:
         return known
-    least = max(known, 3 * s - _most_answers(table, subset, solved))
+    total = 3 * s - _most_answers(table, subset, solved, hard)
+    least = max(known, _floor_of(floor, depth, s) + weights[1] * (total - level_fill[s]))
     lower[_set_key(subset, depth)] = least
     return least
 
 
 @njit(cache=True)
-def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, lookahead, exact, lower, kernel_max, room):
+def _open_guess(
+    table, subset, guess, depth, solved, num_slots, caps, floor, lookahead, level_fill, weights, hard, exact, lower,
+    kernel_max, room,
+):
     """The parts of `subset` under `guess` with the bounds the kernel can give them before any search.
 
     Returns `(ordered, starts, slots, known, raised)`: the secrets grouped by
@@ -514,9 +543,9 @@ def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, loo
     bound of its part within `depth` guesses, and how far these bounds rise
     above the parts' floors in all. A bound is the floor, raised for
     parts of 3 to `kernel_max` secrets to what the memo holds and then, if
-    `lookahead` (total guesses only) and for all parts but the largest
-    (searched first anyway), to the lookahead bound, until the bounds have
-    risen by `room`: the guess is out of reach by then.
+    `lookahead` (costs counting total guesses) and for all parts but the
+    largest (searched first anyway), to the lookahead bound, until the bounds
+    have risen by `room`: the guess is out of reach by then.
     """
     ordered, starts, counts = _split(table[guess], subset, num_slots)
     sizes = np.empty(num_slots, np.int64)
@@ -532,17 +561,21 @@ def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, loo
     raised = 0
     for a in slots:
         c = counts[a]
-        known[a] = floor[c]
+        known[a] = _floor_of(floor, depth, c)
         if 2 < c <= kernel_max:
+            floor_c = known[a]
             known[a] = _memo_bound(ordered[starts[a]:starts[a + 1]], depth, floor, exact, lower)[0]
-            raised += known[a] - floor[c]
+            raised += known[a] - floor_c
     if lookahead:
         for a in slots[1:]:
             if raised >= room:
                 break
             c = counts[a]
             if 2 < c <= kernel_max:
-                bound = _lookahead(table, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, exact, lower)
+                bound = _lookahead(
+                    table, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, level_fill, weights, hard,
+                    exact, lower,
+                )
                 raised += bound - known[a]
                 known[a] = bound
     return ordered, starts, slots, known, raised
@@ -551,7 +584,7 @@ def _open_guess(table, subset, guess, depth, solved, num_slots, caps, floor, loo
 @njit(cache=True)
 def _screen_guesses(
     table, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
-    lookahead, exact, lower, kernel_max,
+    lookahead, level_fill, weights, hard, exact, lower, kernel_max,
 ):
     """The next guess, from `start` on, that its parts' bounds do not rule out: the search's loop without the search.
 
@@ -573,8 +606,8 @@ def _screen_guesses(
         if base >= limit:
             continue
         ordered, starts, slots, known, raised = _open_guess(
-            table, subset, guess, depth, solved, num_slots, caps, floor, lookahead, exact, lower, kernel_max,
-            limit - base,
+            table, subset, guess, depth, solved, num_slots, caps, floor, lookahead, level_fill, weights, hard, exact,
+            lower, kernel_max, limit - base,
         )
         if base + raised < limit:
             return i, fail_low, ordered, starts, slots, known, raised
@@ -584,26 +617,30 @@ def _screen_guesses(
 
 
 @njit(cache=True)
-def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per_secret, exact, lower):
+def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, weights, hard, exact, lower):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 
-    Branch and bound over every code (still-possible ones first), each guess
-    seeded with `floor[size]` per part, a proven lower bound by size, raised
-    to what the memo knows of each part before any part is searched; guesses
-    that split `subset` exactly as an earlier one did are skipped. A guess
-    costs |S| (`per_secret`, total guesses) or 1 (nodes). `exact` and `lower`
-    (typed dicts keyed by `_set_key`) remember values and proven bounds. A
-    failed search returns the least bound over all guesses (fail-soft), so the
-    memo keeps the strongest bound it proved.
+    Branch and bound over every code (still-possible ones first; only those
+    in `hard` mode), each guess seeded with `_floor_at(floor, depth - 1)[size]`
+    per part, a proven lower bound by size, raised to what the memo knows of
+    each part before any part is searched; guesses that split `subset`
+    exactly as an earlier one did are skipped. A guess on a set of s secrets
+    costs `weights[0] + weights[1] * s`, plus `weights[2]` when it is the last
+    guess allowed (`depth` 1: crush); (1, 0, 0) counts nodes, (0, 1, 0) total
+    guesses. `exact` and `lower` (typed dicts keyed by `_set_key`) remember
+    values and proven bounds. A failed search returns the least bound over
+    all guesses (fail-soft), so the memo keeps the strongest bound it proved.
     """
     s = subset.shape[0]
     if s == 1:
-        return 1
+        return _floor_of(floor, depth, 1)  # exact: the one secret is guessed
     if depth <= 1 or s > caps[depth]:
         return INFINITE
     if s == 2:
-        return 3 if per_secret else 2
-    lowest = floor[s]
+        return _floor_of(floor, depth, 2)  # exact: one secret, then the other
+    nodes_only = weights[0] == 1 and weights[1] == 0 and weights[2] == 0
+    floor_here = _floor_of(floor, depth, s)
+    lowest = floor_here
     if lowest >= bound:
         return lowest
     key = _set_key(subset, depth)
@@ -613,7 +650,7 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per
         lowest = max(lowest, lower[key])
         if lowest >= bound:
             return lowest
-    if not per_secret:
+    if nodes_only:
         # One node per secret is reached exactly by trees of still-possible guesses.
         no_guesses = subset[:0]
         if _find_guess(table, subset, depth, no_guesses, no_guesses, solved, num_slots, caps) >= 0:
@@ -627,31 +664,39 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per
     member = np.zeros(num_codes, np.bool_)
     for x in subset:
         member[x] = True
-    here = s if per_secret else 1
+    here = weights[0] + weights[1] * s  # s >= 3, so this is not the last guess
     limit = caps[depth - 1]
-    if per_secret:
-        value = _still_possible_value(table, subset, solved, num_slots, floor, limit)
+    part_floor = _floor_at(floor, depth - 1)
+    if not nodes_only:
+        # Outside `subset` a guess solves nothing at once: at best its parts fill
+        # the levels as a set of s + 1 would below a guess that solves one, whose
+        # cost `_floor_of(floor, depth, s + 1)` counts one more secret's guess (weights[1]).
+        outside = INFINITE if hard else _floor_of(floor, depth, s + 1) - weights[1]
+        value = _still_possible_value(table, subset, solved, num_slots, part_floor, here, outside, limit)
         if value >= 0:
             exact[key] = value
             return value
-    sums, largest, hits = _guess_bases(table, subset, np.arange(num_codes), solved, num_slots, floor)
-    bases = np.empty(num_codes, np.int64)
-    codes = np.empty(num_codes, np.int64)
+    pool = subset if hard else np.arange(num_codes)
+    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor)
+    bases = np.empty(pool.shape[0], np.int64)
+    codes = np.empty(pool.shape[0], np.int64)
     num = 0
     fail_low = INFINITE  # least proven bound among guesses that cannot beat `bound`
-    for idx in range(s + num_codes):
+    for idx in range(s + (0 if hard else num_codes)):
         if idx < s:
             g = subset[idx]
+            j = idx if hard else g
         else:
             g = idx - s
             if member[g]:
                 continue
-        if largest[g] > limit:
+            j = g
+        if largest[j] > limit:
             continue
-        if not hits[g] and largest[g] == s:
+        if not hits[j] and largest[j] == s:
             continue  # tells nothing
-        base = here + sums[g]
-        if largest[g] <= 2 and base == floor[s]:
+        base = here + sums[j]
+        if largest[j] <= 2 and base == floor_here:
             # Nothing beats the floor, and parts of at most 2 are valued exactly.
             exact[key] = base
             return base
@@ -686,8 +731,10 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per
         hashes[tried] = h
         tried += 1
         # Each part's floor raised to what the memo already proved of it (no lookahead here: slower).
+        # (`largest` stands in for `level_fill`, which only the lookahead reads.)
         ordered, starts, slots, known, raised = _open_guess(
-            table, subset, g, depth - 1, solved, num_slots, caps, floor, False, exact, lower, s, 0
+            table, subset, g, depth - 1, solved, num_slots, caps, floor, False, largest, weights, hard, exact, lower,
+            s, 0,
         )
         total = base + raised
         for a in slots:
@@ -698,7 +745,7 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, per
             part = ordered[starts[a]:starts[a + 1]]
             total -= known[a]
             total += _least_cost(
-                table, part, depth - 1, best - total, solved, num_slots, caps, floor, per_secret, exact, lower
+                table, part, depth - 1, best - total, solved, num_slots, caps, floor, weights, hard, exact, lower
             )
         if total < best:
             best = total

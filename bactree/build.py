@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 
-from .cost import INFINITE, NODES, TOTAL_GUESSES, Cost, CostSearch
+from .cost import INFINITE, TOTAL_GUESSES, Cost, CostSearch
 from .executors import make_executor
 from .game import BUILD_LIMIT, BactreeError, Game
 from .search import Solver
@@ -16,7 +16,7 @@ from .subproblems import forced_first_guess, solve_by_first_answer
 from .treefile import Node, Objective, document
 
 OBJECTIVES = ("worst-case", "expected")
-TIE_BREAKS = {"nodes": NODES, "total": TOTAL_GUESSES}
+TIE_BREAKS = Cost.KEYS
 # Worst case with no tie-break: the least height, proven, and the first tree found of it (`least_height_tree`).
 HEIGHT_ONLY = "none"
 
@@ -38,6 +38,17 @@ class BuildResult:
         return self.document["stats"]
 
 
+def parse_tie_breaks(chain: str) -> tuple[str, ...]:
+    """`crush,total` -> ("crush", "total"): the worst-case keys in order, each known and given once."""
+    keys = tuple(key.strip() for key in chain.split(","))
+    for key in keys:
+        if key not in TIE_BREAKS:
+            raise BactreeError(f"unknown tie-break {key!r} in {chain!r}: choose from {', '.join(TIE_BREAKS)} (or {HEIGHT_ONLY} alone)")
+    if len(set(keys)) < len(keys):
+        raise BactreeError(f"tie-break {chain!r} names a key twice")
+    return keys
+
+
 def build(
     game: Game,
     objective: str = "worst-case",
@@ -50,15 +61,18 @@ def build(
     resume: bool = False,
     executor: str = "local",
     address: str | None = None,
+    hard: bool = False,
 ) -> BuildResult:
     """Compile a provably optimal tree.
 
     `worst-case`: the least height (every smaller height refuted by
-    exhaustive search), then among trees of that height the least `tie_break`
-    cost (`nodes` or `total` guesses). `expected`: the least total number of
-    guesses over all secrets, within `max_guesses` guesses if given. Remaining
-    ties go to the lowest code at each node, so the same inputs give the same
-    tree.
+    exhaustive search), then among trees of that height the least
+    `tie_break` keys in order (comma-separated: `nodes`, `total` guesses,
+    `crush`: secrets solved at the least height). `expected`: the least
+    total number of guesses over all secrets, within `max_guesses` guesses
+    if given. With `hard`, every guess must be a code still possible given
+    the answers so far. Remaining ties go to the lowest code at each node,
+    so the same inputs give the same tree.
 
     When symmetry forces the first guess, an expected build solves the parts
     of its answers as independent subproblems on `workers` processes, saving
@@ -72,8 +86,7 @@ def build(
     game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
-    if tie_break not in TIE_BREAKS and tie_break != HEIGHT_ONLY:
-        raise BactreeError(f"unknown tie-break {tie_break!r}: choose one of {', '.join([*TIE_BREAKS, HEIGHT_ONLY])}")
+    keys = () if tie_break == HEIGHT_ONLY else parse_tie_breaks(tie_break)
     if max_guesses is not None and max_guesses < 1:
         raise BactreeError(f"--max-guesses must be at least 1, got {max_guesses}")
     if workers is not None and workers < 1:
@@ -83,12 +96,12 @@ def build(
     make_executor(executor, workers, address)  # bad executor options fail before any search
     say = progress or (lambda message: None)
     start = time.perf_counter()
-    solver = Solver(game, progress=say)
+    solver = Solver(game, progress=say, hard=hard)
     everything = solver.all_guesses
     if objective == "worst-case" and tie_break == HEIGHT_ONLY:
         height, root = least_height_tree(solver, say)
         say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
-        doc = document(game, Objective("worst-case", (), False, max_guesses), True, root)
+        doc = document(game, Objective("worst-case", (), hard, max_guesses), True, root)
         return BuildResult(doc, height, height, time.perf_counter() - start, 0)
     if objective == "worst-case" or max_guesses is not None:
         height = solver.min_height()
@@ -96,14 +109,14 @@ def build(
         if max_guesses is not None and max_guesses < height:
             raise BactreeError(f"no tree solves every secret within {max_guesses} guesses: the least is {height}")
     if objective == "worst-case":
-        cost_kind: Cost = TIE_BREAKS[tie_break]
+        cost_kind = Cost.chain(keys, height, solver.num_codes)
         depth = height
-        recorded = Objective("worst-case", (tie_break,), False, max_guesses)
+        recorded = Objective("worst-case", keys, hard, max_guesses)
     else:
         cost_kind = TOTAL_GUESSES
         # No tree needs more guesses than there are codes.
         depth = solver.num_codes if max_guesses is None else min(max_guesses, solver.num_codes)
-        recorded = Objective("expected", (), False, max_guesses)
+        recorded = Objective("expected", (), hard, max_guesses)
     say(f"minimising {cost_kind.name} within {depth} guesses")
     first = forced_first_guess(solver) if objective == "expected" else None
     if first is not None:
@@ -122,7 +135,9 @@ def build(
         searched = search.nodes_searched
     optimal = cost == lower
     say(f"least {cost_kind.name}: {cost}" if optimal else f"best {cost_kind.name} found: {cost}, proven lower bound {lower}")
-    doc = document(game, recorded, optimal, root, None if optimal else lower)
+    # The file's lower bound is of the first key: the later ones add less than its weight.
+    first_weight = max(cost_kind.weights)
+    doc = document(game, recorded, optimal, root, None if optimal else lower // first_weight)
     return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, searched)
 
 

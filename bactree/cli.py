@@ -285,6 +285,7 @@ def evaluate(
     trees: Annotated[Optional[Path], typer.Option("--trees", help="Folder of tree files that --all adds (default: the shipped trees).", show_default=False)] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON: one object, or a list with --all or several --strategy.")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also write a PNG of the histograms (needs matplotlib: the plot extra).", show_default=False)] = None,
+    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: the --strategy rules guess only still-possible codes (named NAME-hard).")] = False,
 ) -> None:
     """Play every secret with a strategy: mean, max and total guesses, histogram, failures, time.
 
@@ -301,13 +302,17 @@ def evaluate(
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
         if not strategy and not all_strategies:
             raise BactreeError("give --strategy NAME (or several), or --all")
+        if hard and not strategy:
+            raise BactreeError("--hard applies to the --strategy rules: name them")
         if trees is None:
             from .shipped import trees_dir
 
             trees = trees_dir()
         results = evaluate_all(the_game, runs, seed, cap, trees) if all_strategies else []
         extra = [spec for spec in strategy or [] if not (all_strategies and spec in STRATEGIES)]
-        results += [run(make_strategy(spec, the_game, seed), runs, cap) for spec in extra]
+        if hard:
+            extra = list(strategy or [])
+        results += [run(make_strategy(spec, the_game, seed, hard), runs, cap) for spec in extra]
         results.sort(key=badness, reverse=True)
         if plot is not None:
             plot_histograms(results, plot, title=str(the_game))
@@ -339,6 +344,7 @@ def compile_strategy(
     symbols: Symbols = None,
     repeats: Repeats = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this. Default 1000000.", show_default=False)] = None,
+    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: the rule guesses only still-possible codes (the file says hard_mode: true).")] = False,
 ) -> None:
     """Write a deterministic strategy as a tree file (optimal: false), ready for verify and play.
 
@@ -352,7 +358,7 @@ def compile_strategy(
         the_game = resolve_game(game, length, symbols, repeats)
         if strategy is None or output is None:
             raise BactreeError("give --strategy NAME and -o FILE")
-        doc = strategy_tree(make_strategy(strategy, the_game), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
+        doc = strategy_tree(make_strategy(strategy, the_game, hard=hard), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
         try:
             write_atomic(output, dumps(doc))
         except OSError as err:
@@ -371,13 +377,14 @@ def build(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
-    tie_break: Annotated[str, typer.Option("--tie-break", help="With worst-case: minimise nodes or total guesses among the least-height trees, or none (the least height only, for big games).")] = "nodes",
+    tie_break: Annotated[str, typer.Option("--tie-break", help="With worst-case: among the least-height trees minimise these keys in order, comma-separated: nodes, total (guesses), crush (secrets at the least height), e.g. crush,total; or none (the least height only, for big games).")] = "nodes",
+    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: every guess must be still possible given the answers so far.")] = False,
     max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective).")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME-OBJECTIVE.json, -maxK added with --max-guesses).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME[-hard]-OBJECTIVE.json, OBJECTIVE crush for a crush tie-break, -maxK added with --max-guesses).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; only the summary line.")] = False,
     budget: Annotated[
         Optional[int],
-        typer.Option("--budget", help="Expected: most sets each subproblem may search before it keeps its greedy tree (the file then says optimal: false, with a lower bound)."),
+        typer.Option("--budget", help="Most sets each search (or expected subproblem) may examine before it keeps its greedy tree (the file then says optimal: false, with a lower bound)."),
     ] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected: processes for the subproblems (default: one per core).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Expected: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
@@ -389,7 +396,7 @@ def build(
     An interrupted expected build keeps its finished subproblems in
     OUTPUT.resume and writes no tree file; run it again with --resume.
 
-    Example: bactree build --objective worst-case --game mastermind -o mm.json
+    Example: bactree build --game mastermind --tie-break crush,total -o mm.json
     """
     from .build import build as build_tree
     from .game import game_slug
@@ -406,7 +413,8 @@ def build(
 
         if output is None:
             suffix = f"-max{max_guesses}" if max_guesses is not None else ""
-            output = Path("trees") / f"{game_slug(chosen)}-{objective}{suffix}.json"
+            name = "crush" if objective == "worst-case" and tie_break.startswith("crush") else objective
+            output = Path("trees") / f"{game_slug(chosen)}{'-hard' if hard else ''}-{name}{suffix}.json"
         checkpoint = output.with_name(output.name + ".resume")
         if resume and not checkpoint.exists():
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
@@ -414,7 +422,7 @@ def build(
             progress(f"starting afresh: {checkpoint} (from an interrupted build) will be replaced; --resume continues it")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
-            budget, workers, checkpoint, resume, executor, address,
+            budget, workers, checkpoint, resume, executor, address, hard,
         )
         write_atomic(output, dumps(result.document))
         checkpoint.unlink(missing_ok=True)

@@ -1,9 +1,17 @@
 """Exact minimum of an additive cost over trees of bounded height: branch and bound.
 
 A tree's cost adds up over its nodes: each guess made on a set S of
-still-possible secrets costs `Cost.guess_cost(|S|)`. Counting 1 per node
-gives the node count (the worst-case tie-break); counting |S| gives the total
-number of guesses over all secrets (the expected-length objective).
+still-possible secrets with d guesses left costs `Cost.guess_cost(|S|, d)`.
+Counting 1 per node gives the node count (the worst-case tie-break);
+counting |S| gives the total number of guesses over all secrets (the
+expected-length objective); counting 1 for a guess made with one guess left
+gives crush, the secrets solved at the least height. A chain of these keys,
+compared in order, is one weighted sum (`Cost.chain`).
+
+In hard mode (`Solver.hard`) every guess is a still-possible code, that is a
+code of the set being searched. The floors and lookahead bounds below hold
+for any tree, so they hold for the fewer trees of hard mode too; a hard
+search keeps its own memo (one `CostSearch` per solver and cost).
 
 The search returns the exact minimum when it is below the bound it is given
 and otherwise a proven lower bound at least that large (the least bound over
@@ -39,17 +47,55 @@ KERNEL_MAX_SET = 30
 
 @dataclass(frozen=True)
 class Cost:
-    """An additive tree cost: what one guess costs on a set of `size` secrets."""
+    """An additive tree cost: weights of (nodes, total guesses, crush) in one sum.
+
+    A guess on a set of `size` secrets with `depth` guesses left costs
+    `nodes + total * size`, plus `crush` when it is the last guess allowed
+    (depth 1): over a tree these add up to the weighted node count, total
+    guesses, and secrets solved at the cap.
+    """
 
     name: str
-    per_secret: bool  # True: a guess costs |S| (total guesses); False: 1 (nodes)
+    weights: tuple[int, int, int]
 
-    def guess_cost(self, size: int) -> int:
-        return size if self.per_secret else 1
+    KEYS = ("nodes", "total", "crush")
+
+    def guess_cost(self, size: int, depth: int) -> int:
+        nodes, total, crush = self.weights
+        return nodes + total * size + (crush if depth == 1 else 0)
+
+    @property
+    def nodes_only(self) -> bool:
+        """One node per secret is then reached by any tree of still-possible guesses."""
+        return self.weights == (1, 0, 0)
+
+    @classmethod
+    def chain(cls, keys: tuple[str, ...], height: int, num_secrets: int) -> Cost:
+        """The keys compared in order (lexicographically) as one weighted sum, for trees of at most `height` guesses.
+
+        Over such a tree on `num_secrets` secrets, nodes <= total <= height *
+        num_secrets and crush <= num_secrets. Each key's weight exceeds the
+        most all later keys can add up to (weight of key i = product over
+        later keys j of (bound_j + 1), telescoping to one more than the sum
+        of bound_j * weight_j), so a smaller sum means a smaller first
+        differing key: the least sum is the lexicographic least.
+        """
+        if keys == ("nodes",):
+            return NODES
+        if keys == ("total",):
+            return TOTAL_GUESSES
+        weights = dict.fromkeys(cls.KEYS, 0)
+        weight = 1
+        for key in reversed(keys):
+            weights[key] = weight
+            weight *= (num_secrets if key == "crush" else height * num_secrets) + 1
+        if weight >= INFINITE // (4 * height * num_secrets):
+            raise ValueError(f"tie-break chain {','.join(keys)} is too long for 64-bit costs")
+        return cls(",".join(keys), (weights["nodes"], weights["total"], weights["crush"]))
 
 
-NODES = Cost("nodes", per_secret=False)
-TOTAL_GUESSES = Cost("total", per_secret=True)
+NODES = Cost("nodes", (1, 0, 0))
+TOTAL_GUESSES = Cost("total", (0, 1, 0))
 
 
 def level_fill(size: int, branching: int) -> int:
@@ -60,8 +106,35 @@ def level_fill(size: int, branching: int) -> int:
         total += placed * depth
         size -= placed
         depth += 1
-        room *= branching
+        room *= max(branching, 1)  # a game with one answer: sizes past its one code are never read
     return total
+
+
+def cost_floors(cost: Cost, caps: np.ndarray, level_fills: np.ndarray) -> np.ndarray:
+    """`floor[d, s]`: a proven lower bound of `cost` for s secrets within d guesses (rows past the last alike).
+
+    Each key is bounded on its own, and weights are positive, so their
+    weighted sum bounds the cost: nodes >= s (every secret is some node's
+    guess); total >= `level_fill(s)`; crush >= s - caps[d - 1], since at most
+    caps[d - 1] secrets (one per answer and level) are solved before the
+    last guess. The crush bound is 0 from the first depth whose caps[d - 1]
+    holds every code: the last row, repeated for deeper sets. `level_fills`
+    holds `level_fill` by size, from 0 to one more than the number of codes
+    (the bound a guess outside a set of every code is read at).
+    """
+    sizes = np.arange(len(level_fills), dtype=np.int64)
+    num_codes = len(sizes) - 2
+    nodes, total, crush = cost.weights
+    row = nodes * sizes + total * level_fills
+    if not crush:
+        return row[None, :].copy()
+    rows = [row + crush * sizes]  # depth 0: nothing is solvable; any bound holds
+    depth = 1
+    while True:
+        rows.append(row + crush * np.maximum(sizes - caps[depth - 1], 0))
+        if caps[depth - 1] >= num_codes:
+            return np.array(rows, np.int64)
+        depth += 1
 
 
 class BudgetExceeded(Exception):
@@ -82,12 +155,12 @@ class CostSearch:
         self.progress = progress
         self._last_report = time.perf_counter()
         self.cost = cost
+        self.weights = np.array(cost.weights, np.int64)
+        self.hard = solver.hard
         self.branching = len(solver.game.answers) - 1
-        sizes = np.arange(solver.num_codes + 1)
-        if cost.per_secret:
-            self.floor = np.array([level_fill(int(k), self.branching) for k in sizes], np.int64)
-        else:
-            self.floor = sizes.astype(np.int64)
+        self.level_fill = np.array([level_fill(k, self.branching) for k in range(solver.num_codes + 2)], np.int64)
+        self.floor = cost_floors(cost, solver.caps, self.level_fill)
+        self.lookahead = cost.weights[1] > 0  # the kernels' lookahead bounds total guesses
         self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
         key_type = numba.types.UniTuple(numba.types.uint64, 2)
         self.kernel_exact = numba.typed.Dict.empty(key_type, numba.types.int64)
@@ -101,7 +174,11 @@ class CostSearch:
         s = len(subset)
         if s > self.solver.caps[depth]:
             return INFINITE
-        return int(self.floor[s])  # level filling (total guesses), one node per secret (nodes)
+        return int(self.floor_at(depth)[s])
+
+    def floor_at(self, depth: int) -> np.ndarray:
+        """Proven lower bounds by set size within `depth` guesses (`cost_floors`)."""
+        return self.floor[min(depth, len(self.floor) - 1)]
 
     def _known_bound(self, key: tuple[bytes, int], subset: np.ndarray, depth: int) -> int:
         return max(self.lower_bound(subset, depth), self.lower.get(key, 0))
@@ -117,7 +194,7 @@ class CostSearch:
         """
         s = len(subset)
         if s == 1:
-            return 1 if depth >= 1 else INFINITE
+            return int(self.floor_at(depth)[1]) if depth >= 1 else INFINITE
         if s > self.solver.caps[depth]:
             return INFINITE
         if kernel and s <= KERNEL_MAX_SET:
@@ -125,7 +202,7 @@ class CostSearch:
             return int(
                 _search_kernels._least_cost(
                     solver.table, subset, depth, bound, solver.solved,
-                    solver.num_slots, solver.caps, self.floor, self.cost.per_secret,
+                    solver.num_slots, solver.caps, self.floor, self.weights, self.hard,
                     self.kernel_exact, self.kernel_lower,
                 )
             )
@@ -136,7 +213,7 @@ class CostSearch:
         floor = self._known_bound(key, subset, depth)
         if floor >= bound:
             return floor
-        if not self.cost.per_secret and s <= PERFECT_CHECK_MAX_SET:
+        if self.cost.nodes_only and s <= PERFECT_CHECK_MAX_SET:
             guess = self._perfect_guess(subset, depth)
             if guess >= 0:
                 self.exact[key] = (s, guess)
@@ -158,8 +235,8 @@ class CostSearch:
         while True:
             index, fail_low, ordered, starts, slots, known, raised = _search_kernels._screen_guesses(
                 solver.table, subset, guesses, bases, index, depth - 1, best, best_guess, fail_low, solver.solved,
-                solver.num_slots, solver.caps, self.floor, self.cost.per_secret, self.kernel_exact,
-                self.kernel_lower, KERNEL_MAX_SET,
+                solver.num_slots, solver.caps, self.floor, self.lookahead, self.level_fill, self.weights, self.hard,
+                self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
             )
             if index >= len(guesses):
                 break
@@ -194,14 +271,16 @@ class CostSearch:
         """
         s = len(subset)
         solver = self.solver
-        if not self.cost.per_secret:
+        if self.cost.nodes_only:
             return self.memo_bound(subset, depth)  # one node per secret: a guess of the set meets the floor
         if s <= 2 or s > solver.caps[depth]:
             return self.lower_bound(subset, depth)
         if s <= KERNEL_MAX_SET:
+            if not self.lookahead:
+                return self.memo_bound(subset, depth)  # the kernel's bound counts total guesses
             return int(_search_kernels._lookahead(
-                solver.table, subset, depth, solver.solved, solver.caps, self.floor, self.kernel_exact,
-                self.kernel_lower,
+                solver.table, subset, depth, solver.solved, solver.caps, self.floor, self.level_fill, self.weights,
+                self.hard, self.kernel_exact, self.kernel_lower,
             ))
         key = (subset.tobytes(), depth)
         hit = self.exact.get(key)
@@ -209,11 +288,11 @@ class CostSearch:
             return hit[0]
         if key in self.lower:
             return self._known_bound(key, subset, depth)
-        pool = solver.canonical_guesses(history) if s >= SYMMETRY_MIN_SET else solver.all_guesses
+        pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET)
         least = _search_kernels._least_base(
-            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor, solver.caps[depth - 1]
+            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor_at(depth - 1), solver.caps[depth - 1]
         )
-        lookahead = INFINITE if least >= INFINITE else self.cost.guess_cost(s) + int(least)
+        lookahead = INFINITE if least >= INFINITE else self.cost.guess_cost(s, depth) + int(least)
         bound = max(self.lower_bound(subset, depth), lookahead)
         self.lower[key] = bound
         return bound
@@ -252,12 +331,14 @@ class CostSearch:
         """
         solver = self.solver
         parts = solver.split(subset, guess)
-        base = self.cost.guess_cost(len(subset)) + sum(int(self.floor[len(part)]) for part in parts)
+        part_floor = self.floor_at(depth - 1)
+        base = self.cost.guess_cost(len(subset), depth) + sum(int(part_floor[len(part)]) for part in parts)
         if base >= bound:
             return base
         ordered, starts, slots, known, raised = _search_kernels._open_guess(
             solver.table, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
-            self.cost.per_secret, self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET, bound - base,
+            self.lookahead, self.level_fill, self.weights, self.hard, self.kernel_exact, self.kernel_lower,
+            KERNEL_MAX_SET, bound - base,
         )
         return self._finish_guess(
             subset, depth, history, guess, base + int(raised), bound, ordered, starts, slots, known
@@ -308,10 +389,10 @@ class CostSearch:
         """
         solver = self.solver
         s = len(subset)
-        pool = solver.canonical_guesses(history) if s >= SYMMETRY_MIN_SET else solver.all_guesses
+        pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET)
         guesses, bases, left_out = _search_kernels._candidate_guesses(
-            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor, solver.caps[depth - 1],
-            self.cost.guess_cost(s), bound, dedupe,
+            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor_at(depth - 1), solver.caps[depth - 1],
+            self.cost.guess_cost(s, depth), bound, dedupe,
         )
         return guesses, bases, int(left_out)
 
@@ -323,14 +404,14 @@ class CostSearch:
         game = self.solver.game
         s = len(subset)
         if s == 1:
-            return 1, node(game.codes[int(subset[0])])
+            return int(self.floor_at(depth)[1]), node(game.codes[int(subset[0])])
         if s <= KERNEL_MAX_SET:
             cost = self.solve(subset, depth, INFINITE, history, kernel=False)
             if cost >= INFINITE:  # no tree within `depth`: the caller tries its next guess
                 return INFINITE, node(game.codes[int(subset[0])])
             return cost, self.tree(subset, depth, history)
         for guess in self.candidates(subset, depth, history)[0].tolist():
-            total = self.cost.guess_cost(s)
+            total = self.cost.guess_cost(s, depth)
             children = {}
             for part in self.solver.split(subset, guess):
                 sub_cost, children[self.solver.answer_to(guess, part)] = self.greedy(part, depth - 1, history + (guess,))
@@ -352,7 +433,8 @@ class CostSearch:
         """
         s = len(subset)
         if s == 1:
-            return 1, 1, node(self.solver.game.codes[int(subset[0])])
+            alone = int(self.floor_at(depth)[1])
+            return alone, alone, node(self.solver.game.codes[int(subset[0])])
         greedy_cost, _ = self.greedy(subset, depth, history)
         self.budget = self.nodes_searched + budget
         try:
@@ -365,7 +447,7 @@ class CostSearch:
         guesses, bases, _ = self.candidates(subset, depth, history)
         candidates = list(zip(guesses.tolist(), bases.tolist()))
         guess = candidates[0][0]
-        total = lower = self.cost.guess_cost(s)
+        total = lower = self.cost.guess_cost(s, depth)
         children = {}
         for part in self.solver.split(subset, guess):  # parts of the kept guess
             part_cost, part_lower, children[self.solver.answer_to(guess, part)] = self.refine(
@@ -377,7 +459,7 @@ class CostSearch:
         for other, base in candidates[1:]:
             if base >= lower:
                 break  # sorted by base: no later guess can go lower
-            bound = self.cost.guess_cost(s)
+            bound = self.cost.guess_cost(s, depth)
             for part in self.solver.split(subset, other):
                 bound += self.lookahead_bound(part, depth - 1, history + (other,))
                 if bound >= lower:

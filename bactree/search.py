@@ -6,6 +6,13 @@ so the height is proven. The upper levels run here, in Python, where guesses
 are pruned by symmetry (permutations of positions combined with relabellings
 of symbols that fix every earlier guess) and ordered by their largest part;
 the lower levels run in the numba kernel `_find_guess`.
+
+In hard mode every guess must be still possible: a code of the set being
+searched. Symmetry pruning stays exact there: an element of the history's
+stabiliser fixes every earlier guess and keeps answers (answer(σh, σc) =
+answer(h, c)), so it maps the still-possible set onto itself, and with it
+the still-possible guesses of one orbit onto each other; the least code of
+an orbit of still-possible guesses is still possible.
 """
 
 from __future__ import annotations
@@ -52,11 +59,14 @@ class SearchStats:
 
 
 class Solver:
-    """Depth-bounded exact search over one game's codes (any code may be guessed)."""
+    """Depth-bounded exact search over one game's codes: any code may be guessed, or in `hard` mode only still-possible ones."""
 
-    def __init__(self, game: Game, progress: Progress | None = None, table: np.ndarray | None = None) -> None:
+    def __init__(
+        self, game: Game, progress: Progress | None = None, hard: bool = False, table: np.ndarray | None = None
+    ) -> None:
         """`table`: the game's answer table when one is at hand (a worker's shared copy), else built."""
         self.game = game
+        self.hard = hard
         self.codes = code_array(game)
         self.table = answer_table(game) if table is None else table
         self.num_codes = len(self.codes)
@@ -83,6 +93,15 @@ class Solver:
             self._canonical[key] = found
         return found
 
+    def guess_pool(self, subset: np.ndarray, history: tuple[int, ...], symmetry: bool) -> np.ndarray:
+        """The guesses to try on `subset`: canonical ones if `symmetry`, and in hard mode only codes of `subset`."""
+        if self.hard and not symmetry:
+            return subset
+        pool = self.canonical_guesses(history) if symmetry else self.all_guesses
+        if self.hard:
+            pool = np.intersect1d(pool, subset, assume_unique=True)
+        return pool
+
     # -- feasibility ----------------------------------------------------
     def find_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> int:
         """A guess that starts a tree solving `subset` within `depth` guesses, or -1 if none exists."""
@@ -95,7 +114,8 @@ class Solver:
             self.stats.kernel_calls += 1
             return int(
                 _search_kernels._find_guess(
-                    self.table, subset, depth, self.no_guesses, self.all_guesses, self.solved, self.num_slots, self.caps
+                    self.table, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,
+                    self.solved, self.num_slots, self.caps,
                 )
             )
         key = (subset.tobytes(), depth)
@@ -117,7 +137,7 @@ class Solver:
         Best means smallest largest part, then still-possible, then lowest code.
         Guesses that leave the set whole are dropped: they tell nothing.
         """
-        candidates = self.canonical_guesses(history)
+        candidates = self.guess_pool(subset, history, True)
         counts = _kernels._partition_counts(self.table, candidates, subset, self.num_slots)
         counts[:, self.solved] = 0
         largest = counts.max(axis=1)

@@ -46,7 +46,9 @@ class Strategy(ABC):
     #: May never solve some secrets, so the evaluator stops it at a cap.
     endless: ClassVar[bool] = False
     #: Every guess is still possible, as in the tree format's `hard_mode`.
-    hard_mode: ClassVar[bool] = False
+    hard_mode: bool = False
+    #: `make_strategy(..., hard=True)` can restrict the rule to still-possible guesses.
+    has_hard_variant: ClassVar[bool] = False
     #: How the rule breaks ties, recorded in compiled tree files.
     tie_breaks: ClassVar[tuple[str, ...]] = ()
     #: A tree file proven optimal for its objective (see `TreeStrategy`).
@@ -294,6 +296,19 @@ class SetStrategy(Strategy):
         mask[possible] = True
         return mask
 
+    def _best_guess(self, possible: np.ndarray, rule: int) -> tuple[int, float]:
+        """(guess, score) of the best score under `rule`; ties: still possible, then lowest.
+
+        Every code is a candidate, or in hard mode only the still-possible ones.
+        """
+        if self.hard_mode:
+            scores = kernels._partition_scores(self._table[possible], possible, num_slots(self.game), rule)
+            best = int(kernels._pick_best(scores, np.ones(len(possible), np.bool_)))
+            return int(possible[best]), float(scores[best])
+        scores = kernels._partition_scores(self._table, possible, num_slots(self.game), rule)
+        best = int(kernels._pick_best(scores, self._candidate_mask(possible)))
+        return best, float(scores[best])
+
 
 class RandomConsistent(SetStrategy):
     """Uniformly among the still-possible codes.
@@ -361,16 +376,17 @@ class LeastFrequent(SetStrategy):
 class Greedy(SetStrategy):
     """A one-step look-ahead: score every code's partition of the still-possible set.
 
-    Every code of the game is a candidate guess; parts count the all-bulls
-    answer too. Ties go to a still-possible code, then to the lowest code.
+    Every code of the game is a candidate guess (in hard mode only the
+    still-possible ones); parts count the all-bulls answer too. Ties go to a
+    still-possible code, then to the lowest code.
     """
 
     rule: ClassVar[int]
     tie_breaks = ("still-possible", "lowest-code")
+    has_hard_variant = True
 
     def pick(self, possible: np.ndarray) -> int:
-        scores = kernels._partition_scores(self._table, possible, num_slots(self.game), self.rule)
-        return int(kernels._pick_best(scores, self._candidate_mask(possible)))
+        return self._best_guess(possible, self.rule)[0]
 
 
 class Knuth(Greedy):
@@ -426,6 +442,7 @@ class Separator(SetStrategy):
 
     name = "separator"
     tie_breaks = ("still-possible", "lowest-code")
+    has_hard_variant = True
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
@@ -433,9 +450,8 @@ class Separator(SetStrategy):
 
     def pick(self, possible: np.ndarray) -> int:
         if len(possible) <= len(self.game.answers):  # more secrets than answers: no separator
-            scores = kernels._partition_scores(self._table, possible, num_slots(self.game), kernels.MOST_PARTS)
-            best = int(kernels._pick_best(scores, self._candidate_mask(possible)))
-            if -scores[best] == len(possible):
+            best, score = self._best_guess(possible, kernels.MOST_PARTS)
+            if -score == len(possible):
                 return best
         return self._fallback.pick(possible)
 
@@ -492,8 +508,22 @@ STRATEGIES: dict[str, type[Strategy]] = {
 }
 
 
-def make_strategy(spec: str, game: Game, seed: int | None = None) -> Strategy:
-    """The strategy named `spec` for `game`, or the tree file `tree:FILE` / `FILE.json`."""
+def make_strategy(spec: str, game: Game, seed: int | None = None, hard: bool = False) -> Strategy:
+    """The strategy named `spec` for `game`, or the tree file `tree:FILE` / `FILE.json`.
+
+    With `hard`, a rule that may guess any code (the greedy rules, separator)
+    guesses only still-possible codes, and is named `NAME-hard`; rules that
+    already do are unchanged, and the others are refused.
+    """
+    if hard:
+        strategy = make_strategy(spec, game, seed)
+        if strategy.hard_mode:
+            return strategy
+        if not strategy.has_hard_variant:
+            raise BactreeError(f"strategy {spec!r} has no hard-mode variant (hard mode suits rules that pick among codes)")
+        strategy.hard_mode = True
+        strategy.name = f"{strategy.name}-hard"
+        return strategy
     if spec.startswith("tree:"):
         return TreeStrategy(game, spec.removeprefix("tree:"), seed)
     if spec.endswith(".json"):

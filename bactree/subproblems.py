@@ -82,7 +82,7 @@ def read_resume(path: Path, header: dict[str, Any], parts: dict[str, list[str]],
     if not isinstance(saved, dict) or set(saved) != {"header", "parts"} or not isinstance(saved["parts"], list):
         raise refuse("not a resume file (expected an object with 'header' and 'parts')")
     if saved["header"] != header:
-        raise refuse("made by a different build (game, first guess, cap or budget)")
+        raise refuse("made by a different build (game, first guess, cap, budget or hard mode)")
     done: dict[str, PartResult] = {}
     for raw in saved["parts"]:
         if not isinstance(raw, dict) or set(raw) != set(PartResult.__dataclass_fields__):
@@ -121,10 +121,10 @@ _worker_solver: Solver | None = None
 _worker_search: CostSearch | None = None
 
 
-def _install_solver(game: Game, table: np.ndarray) -> None:
+def _install_solver(game: Game, table: np.ndarray, hard: bool) -> None:
     """Worker set-up, once per process: a solver over the build's answer table (shared, not rebuilt)."""
     global _worker_solver, _worker_search
-    _worker_solver, _worker_search = Solver(game, table=table), None
+    _worker_solver, _worker_search = Solver(game, hard=hard, table=table), None
 
 
 def _solve_part(
@@ -251,7 +251,8 @@ def solve_by_first_answer(
     game = solver.game
     parts = solver.split(solver.all_guesses, first)
     answers = [str(solver.answer_to(first, part)) for part in parts]
-    header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget}
+    header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget,
+              "hard": solver.hard}
     done: dict[str, PartResult] = {}
     if resume is not None and resume.exists() and not fresh:
         secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
@@ -281,7 +282,7 @@ def solve_by_first_answer(
 
     if todo:
         with make_executor(executor, workers, address, verbose=progress is not None) as pool:
-            count = pool.start(_install_solver, (game, solver.table), len(todo))
+            count = pool.start(_install_solver, (game, solver.table, solver.hard), len(todo))
             if executor != "local":
                 say(f"{count} {executor} workers started")
             _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished)

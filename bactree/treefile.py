@@ -315,4 +315,11 @@ def check_document(doc: dict[str, Any], name: str = "tree") -> Replay:
         raise TreeFormatError(
             f"{name}: stats.mean_guesses is {mean!r} but a replay gives {expected['mean_guesses']!r}"
         )
+    # A still-possible guess solves exactly one secret and any other guess none, and every
+    # secret is solved once: every guess was still possible exactly when nodes = secrets.
+    objective = doc.get("objective")
+    if isinstance(objective, dict) and objective.get("hard_mode") is True and replay.nodes != replay.secrets:
+        raise TreeFormatError(
+            f"{name}: objective.hard_mode is true but {replay.nodes - replay.secrets} guess(es) were not still possible"
+        )
     return replay

@@ -1,7 +1,8 @@
 """Slow, obviously-correct references for the exact search, on tiny games only.
 
 Everything works on code strings and frozensets, straight from the rules, and
-tries every code as a guess at every node: no symmetry, no bounds.
+tries every code as a guess at every node (in hard mode every still-possible
+code): no symmetry, no bounds.
 """
 
 from __future__ import annotations
@@ -35,8 +36,13 @@ def useful_parts(game: Game, secrets: frozenset[str], guess: str) -> dict[Answer
     return split if guess in secrets or len(split) > 1 else None
 
 
+def guesses(game: Game, secrets: frozenset[str], hard: bool) -> list[str]:
+    """The codes that may be guessed on `secrets`, lowest first: all, or in hard mode the still-possible ones."""
+    return sorted(secrets) if hard else list(game.codes)
+
+
 @lru_cache(maxsize=None)
-def min_height(game: Game) -> int:
+def min_height(game: Game, hard: bool = False) -> int:
     """Least worst-case number of guesses over all secrets."""
 
     @lru_cache(maxsize=None)
@@ -44,7 +50,7 @@ def min_height(game: Game) -> int:
         if len(secrets) == 1:
             return 1
         best = None
-        for guess in game.codes:
+        for guess in guesses(game, secrets, hard):
             split = useful_parts(game, secrets, guess)
             if split is None:
                 continue
@@ -56,12 +62,19 @@ def min_height(game: Game) -> int:
 
 
 @lru_cache(maxsize=None)
-def min_cost_tree(game: Game, depth: int | None, per_secret: bool):
-    """(least cost, tree) within `depth` guesses (None: no cap); ties to the lowest code at each node.
+def min_chain_tree(game: Game, depth: int | None, keys: tuple[str, ...], hard: bool = False):
+    """(least tuple of `keys`, tree) within `depth` guesses (None: no cap); ties to the lowest code at each node.
 
-    Cost adds, per node on a set S, |S| (total guesses) or 1 (nodes).
-    The tree is nested `(guess, {answer: subtree})`.
+    Keys are compared in order (tuples compare lexicographically): `nodes`,
+    `total` guesses, `crush` (secrets solved at guess number `depth`). The
+    keys of a tree are the sums of its subtrees', and a smaller tuple stays
+    smaller when the same tuple is added, so the least tuple is made of the
+    parts' least tuples. The tree is nested `(guess, {answer: subtree})`.
     """
+
+    def own(size: int, left: int | None) -> tuple[int, ...]:
+        figures = {"nodes": 1, "total": size, "crush": int(left == 1)}
+        return tuple(figures[k] for k in keys)
 
     @lru_cache(maxsize=None)
     def best(secrets: frozenset[str], left: int | None):
@@ -69,39 +82,45 @@ def min_cost_tree(game: Game, depth: int | None, per_secret: bool):
             return None
         if len(secrets) == 1:
             (only,) = secrets
-            return 1, (only, {})
+            return own(1, left), (only, {})
         found = None
-        for guess in game.codes:  # code order: the first minimum is the lowest code
+        for guess in guesses(game, secrets, hard):  # code order: the first minimum is the lowest code
             split = useful_parts(game, secrets, guess)
             if split is None:
                 continue
-            total = len(secrets) if per_secret else 1
+            figures = own(len(secrets), left)
             subtrees = {}
             for answer, part in split.items():
                 sub = best(part, None if left is None else left - 1)
                 if sub is None:
                     break
-                total += sub[0]
+                figures = tuple(a + b for a, b in zip(figures, sub[0]))
                 subtrees[answer] = sub[1]
             else:
-                if found is None or total < found[0]:
-                    found = (total, (guess, subtrees))
+                if found is None or figures < found[0]:
+                    found = (figures, (guess, subtrees))
         return found
 
     return best(frozenset(game.codes), depth)
 
 
+def min_cost_tree(game: Game, depth: int | None, per_secret: bool, hard: bool = False):
+    """(least cost, tree) within `depth` guesses (None: no cap); cost per node on a set S: |S| (total) or 1 (nodes)."""
+    found = min_chain_tree(game, depth, ("total",) if per_secret else ("nodes",), hard)
+    return None if found is None else (found[0][0], found[1])
+
+
 @lru_cache(maxsize=None)
-def least_total(game: Game, secrets: frozenset[str]) -> int:
-    """Least total number of guesses to find every secret of `secrets`, any code a guess, no cap."""
+def least_total(game: Game, secrets: frozenset[str], hard: bool = False) -> int:
+    """Least total number of guesses to find every secret of `secrets`, no cap (in hard mode only still-possible guesses)."""
     if len(secrets) == 1:
         return 1
     best = None
-    for guess in game.codes:
+    for guess in guesses(game, secrets, hard):
         split = useful_parts(game, secrets, guess)
         if split is None:
             continue
-        total = len(secrets) + sum(least_total(game, part) for part in split.values())
+        total = len(secrets) + sum(least_total(game, part, hard) for part in split.values())
         best = total if best is None else min(best, total)
     return best
 

@@ -38,11 +38,12 @@ def _value(rule: str, sizes: list[int]) -> float:
     return -sum(c / total * math.log2(c / total) for c in sizes)
 
 
-def pick_greedy(game: Game, rule: str, possible: list[str]) -> str:
-    """The best code under `rule`; ties: a still-possible code, then the first in order."""
-    values = {g: _value(rule, parts(game, g, possible)) for g in game.codes}
+def pick_greedy(game: Game, rule: str, possible: list[str], hard: bool = False) -> str:
+    """The best code (in hard mode: still-possible code) under `rule`; ties: a still-possible code, then the first in order."""
+    candidates = possible if hard else game.codes
+    values = {g: _value(rule, parts(game, g, possible)) for g in candidates}
     best = max(values.values())
-    tied = [g for g in game.codes if values[g] >= best - 1e-9 * max(1.0, abs(best))]
+    tied = [g for g in candidates if values[g] >= best - 1e-9 * max(1.0, abs(best))]
     still = [g for g in tied if g in possible]
     return (still or tied)[0]
 
@@ -57,24 +58,24 @@ def pick_least_frequent(game: Game, possible: list[str]) -> str:
     return prefix
 
 
-def pick_separator(game: Game, possible: list[str]) -> str:
-    """A code giving each possible secret its own answer (possible ones first), else least-frequent."""
-    separators = [g for g in game.codes if len(parts(game, g, possible)) == len(possible)]
+def pick_separator(game: Game, possible: list[str], hard: bool = False) -> str:
+    """A code giving each possible secret its own answer (possible ones first; only those in hard mode), else least-frequent."""
+    separators = [g for g in (possible if hard else game.codes) if len(parts(game, g, possible)) == len(possible)]
     still = [g for g in separators if g in possible]
     if separators:
         return (still or separators)[0]
     return pick_least_frequent(game, possible)
 
 
-def pick(game: Game, name: str, possible: list[str]) -> str:
-    """The reference pick of the deterministic strategy `name`."""
+def pick(game: Game, name: str, possible: list[str], hard: bool = False) -> str:
+    """The reference pick of the deterministic strategy `name` (in hard mode among still-possible codes)."""
     if name == "first-consistent":
         return possible[0]
     if name == "least-frequent":
         return pick_least_frequent(game, possible)
     if name == "separator":
-        return pick_separator(game, possible)
-    return pick_greedy(game, name, possible)
+        return pick_separator(game, possible, hard)
+    return pick_greedy(game, name, possible, hard)
 
 
 def play(game: Game, name: str, secret: str) -> int:

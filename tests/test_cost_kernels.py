@@ -24,8 +24,8 @@ from naive_search import least_total
 TINY_GAMES = [Game(3, "0123", False), Game(2, "12345", False), Game(2, "123", True), Game(2, "1234", True)]
 
 
-def search_for(game: Game) -> CostSearch:
-    return CostSearch(Solver(game), TOTAL_GUESSES)
+def search_for(game: Game, hard: bool = False) -> CostSearch:
+    return CostSearch(Solver(game, hard=hard), TOTAL_GUESSES)
 
 
 @settings(max_examples=40, deadline=None)
@@ -53,14 +53,14 @@ def test_guess_bases_equal_reference(game: Game, data: st.DataObject) -> None:
     subset = sorted(data.draw(st.lists(index, min_size=1, max_size=size, unique=True)))
     sums, largest, hits = _search_kernels._guess_bases(
         solver.table, np.array(subset, np.int64), np.array(guesses, np.int64), solver.solved, solver.num_slots,
-        search.floor,
+        search.floor_at(3),
     )
     counts = naive.partition_counts(game, guesses, subset)
     for j in range(len(guesses)):
         row = counts[j].copy()
         solved_here = row[solver.solved] > 0
         row[solver.solved] = 0
-        assert sums[j] == sum(int(search.floor[c]) for c in row if c > 0)
+        assert sums[j] == sum(int(search.floor_at(3)[c]) for c in row if c > 0)
         assert largest[j] == row.max()
         assert hits[j] == solved_here
 
@@ -72,16 +72,17 @@ def test_popcount_counts_bits(value: int) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(small_games(max_codes=250), st.data())
-def test_most_answers_equals_reference(game: Game, data: st.DataObject) -> None:
+@given(small_games(max_codes=250), st.data(), st.booleans())
+def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bool) -> None:
+    """Over every code as a guess, or in hard mode over the codes of the set only."""
     solver = Solver(game)
     size = len(game.codes)
     subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
-    counts = naive.partition_counts(game, list(range(size)), subset)
+    counts = naive.partition_counts(game, subset if hard else list(range(size)), subset)
     expected = max(
         int(np.count_nonzero(np.delete(row, solver.solved))) + 2 * int(row[solver.solved] > 0) for row in counts
     )
-    assert _search_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved) == expected
+    assert _search_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, hard) == expected
 
 
 @settings(max_examples=60, deadline=None)
@@ -118,7 +119,7 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
         solves = row[solver.solved] > 0
         parts = np.delete(row, solver.solved)
         if parts.max() <= cap and (parts.max() < len(subset) or solves):
-            base = len(subset) + sum(int(search.floor[c]) for c in parts)
+            base = len(subset) + sum(int(search.floor_at(3)[c]) for c in parts)
             answers = [int(solver.table[code, x]) for x in subset]
             partition = frozenset(frozenset(x for x, a in zip(subset, answers) if a == b) for b in set(answers) - {solver.solved})
             rows.append((base, int(parts.max()), code, (partition, solves and subset[answers.index(solver.solved)])))
@@ -130,14 +131,14 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
     left_out = min((r[0] for r in rows if r[0] >= bound), default=INFINITE)
     guesses, bases, least = _search_kernels._candidate_guesses(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
-        search.floor, cap, len(subset), bound, dedupe,
+        search.floor_at(3), cap, len(subset), bound, dedupe,
     )
     assert guesses.tolist() == [r[2] for r in kept]
     assert bases.tolist() == [r[0] for r in kept]
     assert least == left_out
     every = _search_kernels._least_base(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
-        search.floor, cap,
+        search.floor_at(3), cap,
     )
     assert every == min((r[0] - len(subset) for r in rows), default=INFINITE)
 
@@ -147,23 +148,28 @@ def random_subsets(game: Game, data: st.DataObject, most: int) -> list[int]:
     return sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(most, size), unique=True)))
 
 
+@pytest.mark.parametrize("hard", [False, True], ids=["free", "hard"])
 @pytest.mark.parametrize("game", TINY_GAMES, ids=str)
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
-def test_expected_kernels_against_brute_force(game: Game, data: st.DataObject) -> None:
-    """On a random set: the lookahead bounds the optimum, and the exact values equal it."""
-    search = search_for(game)
+def test_expected_kernels_against_brute_force(game: Game, hard: bool, data: st.DataObject) -> None:
+    """On a random set: the lookahead bounds the optimum, and the exact values equal it (hard mode too)."""
+    search = search_for(game, hard)
     solver = search.solver
     picked = random_subsets(game, data, 9)
     subset = np.array(picked, np.int64)
-    optimum = least_total(game, frozenset(game.codes[i] for i in picked))
+    optimum = least_total(game, frozenset(game.codes[i] for i in picked), hard)
     depth = solver.num_codes
+    floor = search.floor_at(depth)
     bound = _search_kernels._lookahead(
-        solver.table, subset, depth, solver.solved, solver.caps, search.floor, search.kernel_exact, search.kernel_lower
+        solver.table, subset, depth, solver.solved, solver.caps, search.floor, search.level_fill, search.weights,
+        hard, search.kernel_exact, search.kernel_lower,
     )
-    assert search.floor[len(picked)] <= bound <= optimum
+    assert floor[len(picked)] <= bound <= optimum
+    s = len(picked)
+    outside = _search_kernels.INFINITE if hard else int(floor[s + 1]) - 1
     settled = _search_kernels._still_possible_value(
-        solver.table, subset, solver.solved, solver.num_slots, search.floor, solver.caps[depth - 1]
+        solver.table, subset, solver.solved, solver.num_slots, floor, s, outside, solver.caps[depth - 1]
     )
     assert settled in (-1, optimum)
     assert search.solve(subset, depth) == optimum  # the kernel, its memo now holding the lookahead
@@ -176,12 +182,13 @@ def test_expected_kernels_against_brute_force(game: Game, data: st.DataObject) -
 @given(data=st.data())
 def test_failed_search_returns_a_proven_bound(game: Game, data: st.DataObject) -> None:
     """Below the optimum the search fails soft: it returns a bound at least its budget and at most the optimum."""
-    search = search_for(game)
+    hard = data.draw(st.booleans())
+    search = search_for(game, hard)
     picked = random_subsets(game, data, 9)
-    optimum = least_total(game, frozenset(game.codes[i] for i in picked))
+    optimum = least_total(game, frozenset(game.codes[i] for i in picked), hard)
     budget = data.draw(st.integers(1, optimum))
     subset = np.array(picked, np.int64)
     for kernel in (True, False):
-        fresh = search_for(game)
+        fresh = search_for(game, hard)
         value = fresh.solve(subset, search.solver.num_codes, budget, kernel=kernel)
         assert budget <= value <= optimum

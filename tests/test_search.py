@@ -14,7 +14,7 @@ from bactree.codes import code_array
 from bactree.game import BactreeError, Game
 from bactree.treefile import check_document, dumps
 
-from naive_search import canonical_codes, min_cost_tree, min_height, tree_to_nodes
+from naive_search import canonical_codes, min_chain_tree, min_cost_tree, min_height, tree_to_nodes
 
 TINY_GAMES = [
     Game(2, "0123", False),
@@ -104,3 +104,83 @@ def test_level_caps_bound_what_depth_can_solve():
     assert list(caps[1:]) == [1, 14, 183, 2380]
     assert cost.level_fill(1 + 13 + 5, 13) == 1 + 2 * 13 + 3 * 5
     assert np.all(np.diff(caps[1:]) > 0)
+
+
+HARD_GAP_GAME = Game(2, "12345", True)  # height 4, but 5 when every guess must be still possible
+
+
+@pytest.mark.parametrize("game", TINY_GAMES + [HARD_GAP_GAME], ids=str)
+def test_hard_height_matches_brute_force(game, search_paths):
+    solver = search.Solver(game, hard=True)
+    height = solver.min_height()
+    assert height == min_height(game, hard=True)
+    assert solver.stats.refuted == list(range(1, height))
+
+
+def test_hard_mode_can_need_more_guesses():
+    assert min_height(HARD_GAP_GAME) == 4 and min_height(HARD_GAP_GAME, hard=True) == 5
+    assert build(HARD_GAP_GAME).stats["max_guesses"] == 4
+    assert build(HARD_GAP_GAME, hard=True).stats["max_guesses"] == 5
+
+
+def assert_still_possible(game, node, secrets):
+    """Every guess of the tree is a code still possible where it is made."""
+    assert node["guess"] in secrets
+    for answer, child in node.get("next", {}).items():
+        assert_still_possible(game, child, {s for s in secrets if str(game.score(node["guess"], s)) == answer})
+
+
+CHAINS = [("crush",), ("crush", "total"), ("nodes", "total"), ("total", "crush"), ("crush", "nodes", "total")]
+
+
+@pytest.mark.parametrize("game", TINY_GAMES[:5] + [HARD_GAP_GAME], ids=str)
+@pytest.mark.parametrize("chain", CHAINS, ids=",".join)
+@pytest.mark.parametrize("hard", [False, True], ids=["free", "hard"])
+def test_tie_break_chains_match_brute_force(game, chain, hard, search_paths):
+    """Each key of the chain, compared in order, is the brute force's lexicographic least (ties to the lowest code)."""
+    height = min_height(game, hard)
+    figures, expected_tree = min_chain_tree(game, height, chain, hard)
+    result = build(game, "worst-case", ",".join(chain), hard=hard)
+    doc = result.document
+    assert doc["root"] == tree_to_nodes(expected_tree)
+    stats = doc["stats"]
+    got = {"nodes": stats["nodes"], "total": stats["total_guesses"], "crush": stats["histogram"][str(height)]}
+    assert tuple(got[k] for k in chain) == figures
+    assert doc["objective"]["tie_breaks"] == list(chain) and doc["objective"]["hard_mode"] is hard
+    assert doc["optimal"] is True
+    check_document(doc)
+    if hard:
+        assert_still_possible(game, doc["root"], set(game.codes))
+
+
+@pytest.mark.parametrize("game", TINY_GAMES + [HARD_GAP_GAME], ids=str)
+@pytest.mark.parametrize("tie_break", ["nodes", "total"])
+def test_hard_worst_case_matches_brute_force(game, tie_break, search_paths):
+    height = min_height(game, hard=True)
+    expected_cost, expected_tree = min_cost_tree(game, height, tie_break == "total", hard=True)
+    result = build(game, "worst-case", tie_break, hard=True)
+    assert result.cost == expected_cost
+    assert result.document["root"] == tree_to_nodes(expected_tree)
+
+
+@pytest.mark.parametrize("game", TINY_GAMES + [HARD_GAP_GAME], ids=str)
+def test_hard_expected_tree_matches_brute_force(game, search_paths):
+    expected_total, expected_tree = min_cost_tree(game, None, per_secret=True, hard=True)
+    result = build(game, "expected", hard=True, workers=1)
+    assert result.stats["total_guesses"] == expected_total
+    assert result.document["root"] == tree_to_nodes(expected_tree)
+    assert result.document["objective"]["hard_mode"] is True
+    assert_still_possible(game, result.document["root"], set(game.codes))
+
+
+@pytest.mark.parametrize("chain, message", [("crush,bogus", "unknown tie-break 'bogus'"), ("total,total", "twice")])
+def test_bad_tie_break_chains_are_refused(chain, message):
+    with pytest.raises(BactreeError, match=message):
+        build(Game(2, "0123", False), "worst-case", chain)
+
+
+def test_chain_weights_order_lexicographically():
+    chain = cost.Cost.chain(("crush", "total"), 7, 5040)
+    assert chain.weights == (0, 1, 7 * 5040 + 1)
+    assert cost.Cost.chain(("nodes",), 7, 5040) is cost.NODES
+    assert cost.Cost.chain(("total",), 7, 5040) is cost.TOTAL_GUESSES

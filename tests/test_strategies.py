@@ -34,20 +34,24 @@ def test_unknown_strategy_lists_the_names() -> None:
         make_strategy("x", Game(2, "012", True))
 
 
+@pytest.mark.parametrize("hard", [False, True], ids=["free", "hard"])
 @pytest.mark.parametrize("game", SMALL_GAMES, ids=str)
 @pytest.mark.parametrize("name", DETERMINISTIC)
-def test_compiled_tree_matches_the_reference_at_every_node(game: Game, name: str) -> None:
-    doc = strategy_tree(make_strategy(name, game))
+def test_compiled_tree_matches_the_reference_at_every_node(game: Game, name: str, hard: bool) -> None:
+    doc = strategy_tree(make_strategy(name, game, hard=hard))
     replay = check_document(doc, name)
+    assert doc["objective"]["hard_mode"] is (hard or make_strategy(name, game).hard_mode)
+    if hard:
+        assert replay.nodes == replay.secrets  # every guess still possible
     stack: list[tuple[dict[str, Any], list[str]]] = [(doc["root"], list(game.codes))]
     while stack:
         node, possible = stack.pop()
-        assert node["guess"] == naive.pick(game, name, possible)
+        assert node["guess"] == naive.pick(game, name, possible, hard)
         for key, child in node.get("next", {}).items():
             answer = Answer.from_str(key)
             rest = [s for s in possible if s != node["guess"] and game.score(node["guess"], s) == answer]
             stack.append((child, rest))
-    result = evaluate(make_strategy(name, game))
+    result = evaluate(make_strategy(name, game, hard=hard))
     assert result.histogram == replay.histogram
     assert result.total_guesses == replay.total_guesses
     assert result.failures == 0 and result.plays == len(game.codes)
@@ -280,3 +284,9 @@ def test_greedy_picks_on_mastermind_match_knuths_figures() -> None:
     result = evaluate(strategy)
     assert (result.total_guesses, result.max_guesses) == (5801, 5)
     assert np.isclose(result.mean_guesses, 5801 / 1296)
+
+
+def test_hard_mode_is_refused_for_rules_without_a_choice_of_codes() -> None:
+    with pytest.raises(BactreeError, match="'enumerate' has no hard-mode variant"):
+        make_strategy("enumerate", Game(2, "012", True), hard=True)
+    assert make_strategy("knuth", Game(2, "012", True), hard=True).name == "knuth-hard"

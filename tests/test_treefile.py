@@ -329,3 +329,17 @@ def test_write_atomic_relative_path(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     write_atomic("plain.json", b"x")
     assert (tmp_path / "plain.json").read_bytes() == b"x"
     assert os.listdir(tmp_path) == ["plain.json"]
+
+
+def test_hard_mode_file_with_a_guess_not_still_possible_is_refused():
+    from bactree.build import build
+    from bactree.game import Game
+
+    game = Game(2, "12345", True)
+    doc = build(game).document  # free: uses guesses that are not still possible (height 4 < 5 in hard mode)
+    assert doc["stats"]["nodes"] > doc["stats"]["secrets"]
+    doc["objective"]["hard_mode"] = True
+    with pytest.raises(TreeFormatError, match="hard_mode is true but"):
+        check_document(doc)
+    hard = build(game, hard=True).document
+    assert check_document(hard).nodes == len(game.codes)
