@@ -79,6 +79,25 @@ class Answer:
         return cls(int(match.group(1)), int(match.group(2)))
 
 
+def check_game_shape(length: int, symbols: str, repeats: bool) -> None:
+    """Refuse a game that cannot exist: no positions, no alphabet, a symbol twice, too few symbols without repeats.
+
+    Linear in the alphabet (no `str.count` per symbol), so a long one is
+    checked at once; shared by `Game` and the long-key `crack.Puzzle`.
+    """
+    if not isinstance(length, int) or length < 1:
+        raise InvalidGameError(f"invalid game: length must be at least 1, got {length!r}")
+    if len(symbols) < 1:
+        raise InvalidGameError("invalid game: the alphabet is empty")
+    if len(set(symbols)) < len(symbols):
+        twice = next(s for s, n in collections.Counter(symbols).items() if n > 1)
+        raise InvalidGameError(f"invalid game: symbol {twice!r} appears twice in {_short(symbols)}")
+    if not repeats and length > len(symbols):
+        raise InvalidGameError(
+            f"invalid game: {length} positions need at least {length} symbols without repeats, got {len(symbols)}"
+        )
+
+
 @dataclass(frozen=True)
 class Game:
     """A game of the family: codes of `length` symbols from `symbols`.
@@ -92,21 +111,10 @@ class Game:
     repeats: bool
 
     def __post_init__(self) -> None:
-        if not isinstance(self.length, int) or self.length < 1:
-            raise InvalidGameError(f"invalid game: length must be at least 1, got {self.length!r}")
-        if len(self.symbols) < 1:
-            raise InvalidGameError("invalid game: the alphabet is empty")
-        if len(set(self.symbols)) < len(self.symbols):  # not str.count per symbol: quadratic in a long alphabet
-            twice = next(s for s, n in collections.Counter(self.symbols).items() if n > 1)
-            raise InvalidGameError(f"invalid game: symbol {twice!r} appears twice in {_short(self.symbols)}")
+        check_game_shape(self.length, self.symbols, self.repeats)
         for symbol in self.symbols:
             if symbol.isspace():
                 raise InvalidGameError(f"invalid game: whitespace is not a symbol ({_short(self.symbols)})")
-        if not self.repeats and self.length > len(self.symbols):
-            raise InvalidGameError(
-                f"invalid game: {self.length} positions need at least {self.length} symbols "
-                f"without repeats, got {len(self.symbols)}"
-            )
 
     def __str__(self) -> str:
         kind = "repeats" if self.repeats else "no repeats"

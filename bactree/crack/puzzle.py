@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game import InvalidCodeError, InvalidGameError
+from ..game import InvalidCodeError, InvalidGameError, check_game_shape
 
 
 @dataclass(frozen=True)
@@ -30,20 +30,9 @@ class Puzzle:
     repeats: bool
 
     def __post_init__(self) -> None:
-        if not isinstance(self.length, int) or self.length < 1:
-            raise InvalidGameError(f"invalid game: length must be at least 1, got {self.length!r}")
-        if len(self.symbols) < 1:
-            raise InvalidGameError("invalid game: the alphabet is empty")
-        if len(set(self.symbols)) != len(self.symbols):
-            twice = next(s for s in self.symbols if self.symbols.count(s) > 1)
-            raise InvalidGameError(f"invalid game: symbol {twice!r} appears twice in the alphabet")
+        check_game_shape(self.length, self.symbols, self.repeats)
         if any(s in "\n\r" for s in self.symbols):
             raise InvalidGameError("invalid game: a line break cannot be a symbol")
-        if not self.repeats and self.length > len(self.symbols):
-            raise InvalidGameError(
-                f"invalid game: {self.length} positions need at least {self.length} symbols "
-                f"without repeats, got {len(self.symbols)}"
-            )
 
     @property
     def num_symbols(self) -> int:
