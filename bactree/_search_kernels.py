@@ -426,7 +426,6 @@ def _still_possible_value(table, subset, solved, num_slots, part_floor, here, ou
     guess outside `subset` could reach (INFINITE in hard mode, where there
     is none), it is the least cost: no full scan of the codes is needed.
     """
-    s = subset.shape[0]
     counts = np.zeros(num_slots, np.int64)
     best_exact = INFINITE
     best_bound = INFINITE
