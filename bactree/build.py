@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
-
-from .cost import INFINITE, TOTAL_GUESSES, Cost, CostSearch
 from .executors import make_executor
 from .game import BUILD_LIMIT, BactreeError, Game
-from .search import Solver
+from .search import INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver
 from .subproblems import forced_first_guess, solve_by_first_answer
 from .treefile import Node, Objective, document
 

@@ -31,10 +31,9 @@ from typing import Any, Callable
 import numpy as np
 import orjson
 
-from .cost import TOTAL_GUESSES, CostSearch
 from .executors import Executor, make_executor
 from .game import BactreeError, Game
-from .search import Solver
+from .search import TOTAL_GUESSES, CostSearch, Solver
 from .treefile import Node, TreeFormatError, node, replay_tree, write_atomic
 
 Progress = Callable[[str], None]

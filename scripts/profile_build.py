@@ -21,8 +21,8 @@ from collections import defaultdict
 
 GROUPS = (
     ("answer table", lambda path, name: name == "_answer_table"),
-    ("numba kernels", lambda path, name: path.endswith(("_search_kernels.py", "_kernels.py"))),
-    ("Python search levels", lambda path, name: path.endswith(("search.py", "cost.py", "subproblems.py"))),
+    ("numba kernels", lambda path, name: path.endswith(("_kernels.py", "_symmetry.py"))),
+    ("Python search levels", lambda path, name: path.endswith(("height.py", "cost.py", "subproblems.py"))),
     ("tree file and replay check", lambda path, name: path.endswith(("treefile.py", "game.py", "build.py"))),
 )
 

@@ -7,19 +7,19 @@ and the values the kernels return as exact must equal it.
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
+from game_strategies import small_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive_search import least_total
 
-import naive
-from bactree import _search_kernels
 from bactree.codes import answer_table
-from bactree.cost import INFINITE, TOTAL_GUESSES, CostSearch
 from bactree.game import Game
 from bactree.search import Solver
-from game_strategies import small_games
-from naive_search import least_total
+from bactree.search import _kernels as _search_kernels
+from bactree.search.cost import INFINITE, TOTAL_GUESSES, CostSearch
 
 TINY_GAMES = [Game(3, "0123", False), Game(2, "12345", False), Game(2, "123", True), Game(2, "1234", True)]
 

@@ -7,15 +7,15 @@ import sys
 
 import orjson
 import pytest
+from naive_search import min_cost_tree
 from typer.testing import CliRunner
 
-from bactree import cost, subproblems
+from bactree import subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import Game
+from bactree.search import cost
 from bactree.treefile import check_document, dumps
-
-from naive_search import min_cost_tree
 
 GAME = Game(3, "01234", False)  # the first guess is forced by symmetry: 7 subproblems
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from naive_search import min_height
 
-from bactree import cost
 from bactree.build import build
 from bactree.game import Game
-from bactree.search import Solver
+from bactree.search import Solver, cost
 from bactree.treefile import check_document
-
-from naive_search import min_height
 
 TINY_GAMES = [Game(2, "0123", False), Game(3, "0123", False), Game(2, "123", True),
               Game(2, "1234", True), Game(3, "123", True)]

@@ -6,15 +6,21 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive_search import (
+    canonical_codes,
+    min_chain_tree,
+    min_cost_tree,
+    min_height,
+    tree_to_nodes,
+)
 
-from bactree import cost, search
-from bactree._search_kernels import _canonical_mask
 from bactree.build import build
 from bactree.codes import code_array
 from bactree.game import BactreeError, Game
+from bactree.search import cost
+from bactree.search import height as search_height
+from bactree.search._symmetry import _canonical_mask
 from bactree.treefile import check_document, dumps
-
-from naive_search import canonical_codes, min_chain_tree, min_cost_tree, min_height, tree_to_nodes
 
 TINY_GAMES = [
     Game(2, "0123", False),
@@ -30,7 +36,7 @@ TINY_GAMES = [
 def search_paths(request, monkeypatch):
     """Run each test twice: as shipped, and with the symmetry-pruned Python levels everywhere."""
     if request.param == "python":
-        monkeypatch.setattr(search, "KERNEL_DEPTH", 1)
+        monkeypatch.setattr(search_height, "KERNEL_DEPTH", 1)
         monkeypatch.setattr(cost, "SYMMETRY_MIN_SET", 3)
         monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
     return request.param
@@ -38,7 +44,7 @@ def search_paths(request, monkeypatch):
 
 @pytest.mark.parametrize("game", TINY_GAMES, ids=str)
 def test_min_height_matches_brute_force(game, search_paths):
-    solver = search.Solver(game)
+    solver = search_height.Solver(game)
     height = solver.min_height()
     assert height == min_height(game)
     assert solver.stats.refuted == list(range(1, height))  # every smaller height refuted
@@ -92,7 +98,7 @@ def test_canonical_mask_matches_orbit_minima(game, picks):
     history = [game.codes[p % len(game.codes)] for p in picks]
     codes = code_array(game)
     past = codes[[game.code_index[h] for h in history]] if history else codes[:0]
-    perms = search.Solver(game).perms
+    perms = search_height.Solver(game).perms
     mask = _canonical_mask(codes, past, perms, game.num_symbols)
     got = {code for code, keep in zip(game.codes, mask) if keep}
     assert got == canonical_codes(game, history)
@@ -100,7 +106,7 @@ def test_canonical_mask_matches_orbit_minima(game, picks):
 
 def test_level_caps_bound_what_depth_can_solve():
     game = Game(4, "0123456789", False)
-    caps = search.level_caps(game, 4)
+    caps = search_height.level_caps(game, 4)
     assert list(caps[1:]) == [1, 14, 183, 2380]
     assert cost.level_fill(1 + 13 + 5, 13) == 1 + 2 * 13 + 3 * 5
     assert np.all(np.diff(caps[1:]) > 0)
@@ -111,7 +117,7 @@ HARD_GAP_GAME = Game(2, "12345", True)  # height 4, but 5 when every guess must 
 
 @pytest.mark.parametrize("game", TINY_GAMES + [HARD_GAP_GAME], ids=str)
 def test_hard_height_matches_brute_force(game, search_paths):
-    solver = search.Solver(game, hard=True)
+    solver = search_height.Solver(game, hard=True)
     height = solver.min_height()
     assert height == min_height(game, hard=True)
     assert solver.stats.refuted == list(range(1, height))

@@ -24,9 +24,11 @@ from typing import Callable
 
 import numpy as np
 
-from . import _kernels, _search_kernels
-from .codes import answer_table, code_array, decode_answer, num_slots, solved_slot
-from .game import Answer, Game
+from .. import _kernels as _code_kernels
+from ..codes import answer_table, code_array, decode_answer, num_slots, solved_slot
+from ..game import Answer, Game
+from . import _kernels
+from ._symmetry import _canonical_mask
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
 KERNEL_DEPTH = 3
@@ -88,7 +90,7 @@ class Solver:
         found = self._canonical.get(key)
         if found is None:
             past = self.codes[list(key)] if key else self.codes[:0]
-            mask = _search_kernels._canonical_mask(self.codes, past, self.perms, self.game.num_symbols)
+            mask = _canonical_mask(self.codes, past, self.perms, self.game.num_symbols)
             found = self.all_guesses[mask]
             self._canonical[key] = found
         return found
@@ -113,7 +115,7 @@ class Solver:
         if depth <= KERNEL_DEPTH:
             self.stats.kernel_calls += 1
             return int(
-                _search_kernels._find_guess(
+                _kernels._find_guess(
                     self.table, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,
                     self.solved, self.num_slots, self.caps,
                 )
@@ -138,7 +140,7 @@ class Solver:
         Guesses that leave the set whole are dropped: they tell nothing.
         """
         candidates = self.guess_pool(subset, history, True)
-        counts = _kernels._partition_counts(self.table, candidates, subset, self.num_slots)
+        counts = _code_kernels._partition_counts(self.table, candidates, subset, self.num_slots)
         counts[:, self.solved] = 0
         largest = counts.max(axis=1)
         member = np.zeros(self.num_codes, np.bool_)
@@ -157,7 +159,7 @@ class Solver:
 
     def split(self, subset: np.ndarray, guess: int) -> list[np.ndarray]:
         """The parts of `subset` by answer to `guess`, all-bulls excluded, in answer order."""
-        ordered, starts, counts = _search_kernels._split(self.table[guess], subset, self.num_slots)
+        ordered, starts, counts = _kernels._split(self.table[guess], subset, self.num_slots)
         return [
             ordered[starts[a] : starts[a + 1]]
             for a in range(self.num_slots)

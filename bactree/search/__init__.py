@@ -1,0 +1,17 @@
+"""The exact search: least height (`height`) and least additive cost (`cost`) of trees, with proofs.
+
+    height      `Solver`: the game's tables, symmetry, and the worst-case search
+    cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
+    _kernels    numba kernels of both searches
+    _symmetry   numba kernels of symmetry (least guesses of each orbit)
+
+Data flows down: `cost` drives `height`'s `Solver`, both call the kernels,
+and nothing here imports the build or the CLI.
+"""
+
+from __future__ import annotations
+
+from .cost import INFINITE, TOTAL_GUESSES, Cost, CostSearch
+from .height import Progress, Solver, level_caps
+
+__all__ = ["INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "level_caps"]
