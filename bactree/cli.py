@@ -13,7 +13,7 @@ import time
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Iterator, Optional
+from typing import Annotated, Callable, Iterator, Optional
 
 import typer
 
@@ -47,18 +47,31 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, turned into an exception so that a build stops as cleanly as on Ctrl-C."""
 
 
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise Terminated
-
-
 @contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM raises `Terminated`, so that cleanup runs as on Ctrl-C."""
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+def stop_on_signals() -> Iterator[Callable[[], None]]:
+    """While inside, Ctrl-C raises KeyboardInterrupt and SIGTERM `Terminated`, and both are remembered.
+
+    Python drops an exception raised while a finalizer runs (it prints
+    "Exception ignored in ..." and goes on), so a signal can be lost that
+    way; the function yielded raises it again, and is called before
+    anything is written.
+    """
+    received: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+    def raise_if_signalled() -> None:
+        if received:
+            raise Terminated if received[0] == signal.SIGTERM else KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield
+        yield raise_if_signalled
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 @contextmanager
@@ -404,11 +417,12 @@ def build(
 
     # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
     # file written (an existing one is left as it was), finished subproblems kept for --resume.
-    with terminate_as_interrupt(), cli_errors():
+    with cli_errors(), stop_on_signals() as raise_if_signalled:
         chosen = resolve_game(game, length, symbols, repeats)
         began = time.perf_counter()
 
         def progress(message: str) -> None:
+            raise_if_signalled()  # a signal whose exception was lost stops the build at its next progress line
             typer.echo(f"[{time.perf_counter() - began:7.1f}s] {message}", err=True)
 
         if output is None:
@@ -424,6 +438,7 @@ def build(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
             budget, workers, checkpoint, resume, executor, address, hard,
         )
+        raise_if_signalled()
         write_atomic(output, dumps(result.document))
         checkpoint.unlink(missing_ok=True)
         stats = result.stats

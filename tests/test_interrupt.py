@@ -112,3 +112,21 @@ def test_a_split_build_stops_and_resumes_to_the_same_bytes(tmp_path: Path, budge
     never_stopped = build(GAME_3X10, "expected", budget=budget, workers=2).document
     assert (tmp_path / "out.json").read_bytes() == dumps(never_stopped)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_signal_lost_in_a_finalizer_still_stops_the_build() -> None:
+    """Python drops an exception raised while a finalizer runs; `stop_on_signals` remembers the signal anyway."""
+    from bactree.cli import Terminated, stop_on_signals
+
+    class SignalsWhileCollected:
+        def __init__(self, sig: signal.Signals) -> None:
+            self.sig = sig
+
+        def __del__(self) -> None:
+            os.kill(os.getpid(), self.sig)  # the handler's exception is raised here, and dropped
+
+    for sig, raised in ((signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, Terminated)):
+        with pytest.raises(raised), stop_on_signals() as raise_if_signalled:
+            SignalsWhileCollected(sig)  # collected at once: the signal's exception is lost
+            raise_if_signalled()
