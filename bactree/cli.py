@@ -52,9 +52,11 @@ def stop_on_signals() -> Iterator[Callable[[], None]]:
     """While inside, Ctrl-C raises KeyboardInterrupt and SIGTERM `Terminated`, and both are remembered.
 
     Python drops an exception raised while a finalizer runs (it prints
-    "Exception ignored in ..." and goes on), so a signal can be lost that
-    way; the function yielded raises it again, and is called before
-    anything is written.
+    "Exception ignored in ..." and goes on), and numba turns one raised in
+    Python code it calls into a SystemError; so the signal is remembered:
+    the function yielded raises it again (it is called before anything is
+    written), and any exception that ends the block after a signal becomes
+    the signal's.
     """
     received: list[int] = []
 
@@ -69,6 +71,9 @@ def stop_on_signals() -> Iterator[Callable[[], None]]:
     previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield raise_if_signalled
+    except BaseException:
+        raise_if_signalled()
+        raise
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

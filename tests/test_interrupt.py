@@ -130,3 +130,6 @@ def test_a_signal_lost_in_a_finalizer_still_stops_the_build() -> None:
         with pytest.raises(raised), stop_on_signals() as raise_if_signalled:
             SignalsWhileCollected(sig)  # collected at once: the signal's exception is lost
             raise_if_signalled()
+        with pytest.raises(raised), stop_on_signals():
+            SignalsWhileCollected(sig)
+            raise SystemError("what numba makes of an exception raised in Python code it called")
