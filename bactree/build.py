@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from .executors import make_executor
 from .game import BUILD_LIMIT, BactreeError, Game
-from .search import INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver
+from .search import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver
 from .subproblems import forced_first_guess, solve_by_first_answer
 from .treefile import Node, Objective, document
 
@@ -60,6 +60,7 @@ def build(
     executor: str = "local",
     address: str | None = None,
     hard: bool = False,
+    greedy: str = "bound",
 ) -> BuildResult:
     """Compile a provably optimal tree.
 
@@ -79,7 +80,9 @@ def build(
     `budget` of searched sets, a set that needs more keeps its best-bound
     guess and its parts are refined in turn (`CostSearch.refine`); the file
     then says `optimal: false` with a proven `lower_bound`, unless the bounds
-    meet.
+    meet. `greedy` names the rule of the greedy trees (`CostSearch.greedy`):
+    "bound" (the best-bound guess) or "entropy"; it sets the guess kept past
+    the budget, and an exact search's starting bound (not its result).
     """
     game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
@@ -91,6 +94,8 @@ def build(
         raise BactreeError(f"--workers must be at least 1, got {workers}")
     if budget is not None and budget < 0:
         raise BactreeError(f"--budget must be at least 0, got {budget}")
+    if greedy not in GREEDY_RULES:
+        raise BactreeError(f"unknown greedy rule {greedy!r}: choose one of {', '.join(GREEDY_RULES)}")
     make_executor(executor, workers, address)  # bad executor options fail before any search
     say = progress or (lambda message: None)
     start = time.perf_counter()
@@ -121,10 +126,10 @@ def build(
         say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
         root, cost, lower, searched = solve_by_first_answer(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
-            executor=executor, address=address,
+            executor=executor, address=address, greedy=greedy,
         )
     else:
-        search = CostSearch(solver, cost_kind, say)
+        search = CostSearch(solver, cost_kind, say, greedy)
         if budget is None:
             cost = lower = search.solve(everything, depth)
             root = search.tree(everything, depth)

@@ -408,6 +408,7 @@ def build(
     resume: Annotated[bool, typer.Option("--resume", help="Expected: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
     executor: Annotated[str, typer.Option("--executor", help="Expected: run the subproblems on local processes or on Ray (pip install 'bactree[cluster]').")] = "local",
     address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
+    greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
 
@@ -441,7 +442,7 @@ def build(
             progress(f"starting afresh: {checkpoint} (from an interrupted build) will be replaced; --resume continues it")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
-            budget, workers, checkpoint, resume, executor, address, hard,
+            budget, workers, checkpoint, resume, executor, address, hard, greedy,
         )
         raise_if_signalled()
         write_atomic(output, dumps(result.document))

@@ -81,7 +81,7 @@ def read_resume(path: Path, header: dict[str, Any], parts: dict[str, list[str]],
     if not isinstance(saved, dict) or set(saved) != {"header", "parts"} or not isinstance(saved["parts"], list):
         raise refuse("not a resume file (expected an object with 'header' and 'parts')")
     if saved["header"] != header:
-        raise refuse("made by a different build (game, first guess, cap, budget or hard mode)")
+        raise refuse("made by a different build (game, first guess, cap, budget, hard mode or greedy rule)")
     done: dict[str, PartResult] = {}
     for raw in saved["parts"]:
         if not isinstance(raw, dict) or set(raw) != set(PartResult.__dataclass_fields__):
@@ -127,7 +127,8 @@ def _install_solver(game: Game, table: np.ndarray, hard: bool) -> None:
 
 
 def _solve_part(
-    game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool
+    game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool,
+    greedy: str = "bound",
 ) -> PartResult:
     """Worker: greedy tree, then exact search under its cost; with a budget, `CostSearch.refine`."""
     solver = _worker_solver
@@ -135,7 +136,7 @@ def _solve_part(
     start = time.perf_counter()
     tag = f"{game.codes[first]} {answer}"
     report = (lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)) if verbose else None
-    search = CostSearch(solver, TOTAL_GUESSES, progress=report)
+    search = CostSearch(solver, TOTAL_GUESSES, progress=report, greedy_rule=greedy)
     history = (first,)
     if budget is not None:
         cost, lower, tree = search.refine(part, depth, history, budget)
@@ -237,6 +238,7 @@ def solve_by_first_answer(
     fresh: bool = True,
     executor: str = "local",
     address: str | None = None,
+    greedy: str = "bound",
 ) -> tuple[Node, int, int, int]:
     """(tree, total, proven lower bound, sets searched) for the whole game, first guess fixed.
 
@@ -244,14 +246,15 @@ def solve_by_first_answer(
     interrupted build loses at most the ones under way; unless `fresh`,
     results already there (same game, cap and budget) are reused. Tasks run
     on the `executor`: "local" processes, or "ray" (a Ray started here, or the
-    cluster at `address`); the tree is the same.
+    cluster at `address`); the tree is the same. `greedy`: the rule of the
+    greedy trees (`CostSearch.greedy`).
     """
     say = progress or (lambda message: None)
     game = solver.game
     parts = solver.split(solver.all_guesses, first)
     answers = [str(solver.answer_to(first, part)) for part in parts]
     header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget,
-              "hard": solver.hard}
+              "hard": solver.hard, "greedy": greedy}
     done: dict[str, PartResult] = {}
     if resume is not None and resume.exists() and not fresh:
         secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
@@ -284,7 +287,7 @@ def solve_by_first_answer(
             count = pool.start(_install_solver, (game, solver.table, solver.hard), len(todo))
             if executor != "local":
                 say(f"{count} {executor} workers started")
-            _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished)
+            _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished, greedy)
     results = [done[a] for a in answers]
     size = len(solver.all_guesses)
     total = size + sum(r.cost for r in results)
@@ -303,6 +306,7 @@ def _run_subproblems(
     todo: list[tuple[np.ndarray, str]],
     progress: Progress | None,
     finished: Callable[[PartResult], None],
+    greedy: str = "bound",
 ) -> None:
     """Run the parts of `todo` on `pool`'s `count` workers, calling `finished` as each part ends.
 
@@ -313,7 +317,7 @@ def _run_subproblems(
     game = solver.game
     branched: list[_BranchedPart] = []
     if budget is None and count > 1:
-        search = CostSearch(solver, TOTAL_GUESSES)
+        search = CostSearch(solver, TOTAL_GUESSES, greedy_rule=greedy)
         for part, answer in todo:
             if len(part) >= BRANCH_MIN_SECRETS:
                 upper, _ = search.greedy(part, depth - 1, (first,))
@@ -322,7 +326,7 @@ def _run_subproblems(
                 say(f"{game.codes[first]} {answer}: {len(part)} secrets, greedy total {upper}; "
                     f"{len(guesses)} second guesses searched one per task")
     whole = deque(
-        (game, first, part, depth - 1, budget, answer, progress is not None)
+        (game, first, part, depth - 1, budget, answer, progress is not None, greedy)
         for part, answer in todo
         if answer not in {b.answer for b in branched}
     )

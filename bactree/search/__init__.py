@@ -11,7 +11,7 @@ and nothing here imports the build or the CLI.
 
 from __future__ import annotations
 
-from .cost import INFINITE, TOTAL_GUESSES, Cost, CostSearch
+from .cost import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch
 from .height import Progress, Solver, level_caps
 
-__all__ = ["INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "level_caps"]
+__all__ = ["GREEDY_RULES", "INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "level_caps"]

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from .. import _kernels as _answer_kernels, _strategy_kernels
 from ..treefile import Node, node
 from . import _kernels
 from .height import Progress, Solver
@@ -43,6 +44,10 @@ SYMMETRY_MIN_SET = 24
 PERFECT_CHECK_MAX_SET = 100
 # Sets at most this large are valued by the numba kernel `_least_cost` (own memo, no symmetry).
 KERNEL_MAX_SET = 30
+# `refine` reports the sets past its budget from this size up.
+REPORT_MIN_SET = 200
+# Rules for the guess a greedy tree (and `refine` past its budget) makes: see `CostSearch._greedy_order`.
+GREEDY_RULES = ("bound", "entropy")
 
 
 @dataclass(frozen=True)
@@ -149,8 +154,13 @@ class CostSearch:
     time, so runs are reproducible.
     """
 
-    def __init__(self, solver: Solver, cost: Cost, progress: Progress | None = None) -> None:
+    def __init__(
+        self, solver: Solver, cost: Cost, progress: Progress | None = None, greedy_rule: str = "bound"
+    ) -> None:
+        if greedy_rule not in GREEDY_RULES:
+            raise ValueError(f"unknown greedy rule {greedy_rule!r}: choose one of {', '.join(GREEDY_RULES)}")
         self.solver = solver
+        self.greedy_rule = greedy_rule
         self.budget: int | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
@@ -166,6 +176,7 @@ class CostSearch:
         self.kernel_exact = numba.typed.Dict.empty(key_type, numba.types.int64)
         self.kernel_lower = numba.typed.Dict.empty(key_type, numba.types.int64)
         self.lower: dict[tuple[bytes, int], int] = {}
+        self._greedy: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, Node]] = {}
         self.nodes_searched = 0
 
     # -- bounds -----------------------------------------------------------
@@ -397,9 +408,11 @@ class CostSearch:
         return guesses, bases, int(left_out)
 
     def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
-        """A good tree quickly, as (cost, node): the best-bound guess at each node, exact on small sets.
+        """A good tree quickly, as (cost, node): the greedy rule's guess at each node, exact on small sets.
 
-        Its cost is an upper bound that lets the exact search prune from the start.
+        Its cost is an upper bound that lets the exact search prune from the
+        start. Remembered per (set, depth, history), so that `refine`, which
+        asks again for each part, walks the greedy tree once.
         """
         game = self.solver.game
         s = len(subset)
@@ -410,7 +423,13 @@ class CostSearch:
             if cost >= INFINITE:  # no tree within `depth`: the caller tries its next guess
                 return INFINITE, node(game.codes[int(subset[0])])
             return cost, self.tree(subset, depth, history)
-        for guess in self.candidates(subset, depth, history)[0].tolist():
+        key = (subset.tobytes(), depth, history)
+        known = self._greedy.get(key)
+        if known is not None:
+            return known
+        found = INFINITE, node(game.codes[int(subset[0])])
+        guesses = self.candidates(subset, depth, history)[0]
+        for guess in self._greedy_order(subset, depth, history, guesses):
             total = self.cost.guess_cost(s, depth)
             children = {}
             for part in self.solver.split(subset, guess):
@@ -419,34 +438,60 @@ class CostSearch:
                 if sub_cost >= INFINITE:
                     break  # this guess cannot keep within `depth`
             if total < INFINITE:
-                return total, node(game.codes[guess], children)
-        return INFINITE, node(game.codes[int(subset[0])])
+                found = total, node(game.codes[guess], children)
+                break
+        self._greedy[key] = found
+        return found
+
+    def _greedy_order(
+        self, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray
+    ) -> list[int]:
+        """`candidates`' guesses in the order a greedy tree tries them on `subset`: the rule's pick first.
+
+        Rule "bound": the best-bound guess (the first candidate). Rule
+        "entropy": the guess whose answer has the most entropy (every part
+        counted, the all-bulls one too; ties: a still-possible code, then the
+        lowest), as the `entropy` strategy plays. Candidates hold the lowest
+        code of each distinct partition, and a partition's codes share their
+        entropy and whether they are still possible, so picking among them
+        picks what the strategy would among every code.
+        """
+        order = guesses.tolist()
+        if self.greedy_rule == "bound" or len(order) < 2:
+            return order
+        solver = self.solver
+        counts = _answer_kernels._partition_counts(solver.table, guesses, subset, solver.num_slots).astype(np.float64)
+        scores = (counts * np.log2(np.maximum(counts, 1.0))).sum(axis=1)
+        possible = counts[:, solver.solved] > 0
+        pick = order[int(_strategy_kernels._pick_best(scores, possible))]
+        return [pick] + [guess for guess in order if guess != pick]
 
     def refine(self, subset: np.ndarray, depth: int, history: tuple[int, ...], budget: int) -> tuple[int, int, Node]:
         """(cost, proven lower bound, tree): exact if `budget` searched sets suffice, else best effort.
 
-        Past the budget the best-bound guess is kept here and each of its
-        parts is refined in turn, so only the top of a hard set stays greedy.
-        The bound is the least, over every first guess, of its cost plus a
-        bound of each part (the kept guess: its parts' refined bounds; the
-        others: one more guess of lookahead).
+        Past the budget the greedy rule's guess is kept here and each of its
+        parts is refined in turn, so only the top of a hard set stays greedy;
+        sets of up to `KERNEL_MAX_SET` secrets are always exact. The bound is
+        the least, over every first guess, of its cost plus a bound of each
+        part (the kept guess: its parts' refined bounds; the others: one more
+        guess of lookahead).
         """
         s = len(subset)
         if s == 1:
             alone = int(self.floor_at(depth)[1])
             return alone, alone, node(self.solver.game.codes[int(subset[0])])
-        greedy_cost, _ = self.greedy(subset, depth, history)
-        self.budget = self.nodes_searched + budget
-        try:
-            cost = self.solve(subset, depth, greedy_cost + 1, history, kernel=False)
-            return cost, cost, self.tree(subset, depth, history)
-        except BudgetExceeded:
-            pass
-        finally:
-            self.budget = None
+        if s <= KERNEL_MAX_SET or budget > 0:  # with no budget, a large set's search stops at once
+            greedy_cost, _ = self.greedy(subset, depth, history)
+            self.budget = self.nodes_searched + budget
+            try:
+                cost = self.solve(subset, depth, greedy_cost + 1, history, kernel=False)
+                return cost, cost, self.tree(subset, depth, history)
+            except BudgetExceeded:
+                pass
+            finally:
+                self.budget = None
         guesses, bases, _ = self.candidates(subset, depth, history)
-        candidates = list(zip(guesses.tolist(), bases.tolist()))
-        guess = candidates[0][0]
+        guess = self._greedy_order(subset, depth, history, guesses)[0]
         total = lower = self.cost.guess_cost(s, depth)
         children = {}
         for part in self.solver.split(subset, guess):  # parts of the kept guess
@@ -455,19 +500,46 @@ class CostSearch:
             )
             total += part_cost
             lower += part_lower
-        # Any other first guess costs at least its own cost plus its parts' bounds.
-        for other, base in candidates[1:]:
-            if base >= lower:
-                break  # sorted by base: no later guess can go lower
-            bound = self.cost.guess_cost(s, depth)
-            for part in self.solver.split(subset, other):
-                bound += self.lookahead_bound(part, depth - 1, history + (other,))
-                if bound >= lower:
-                    break
-            lower = min(lower, bound)
-        if self.progress:
+        lower = self._others_bound(subset, depth, history, guesses, bases, guess, lower)
+        if self.progress and s >= REPORT_MIN_SET:
             self.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {lower}")
         return total, lower, node(self.solver.game.codes[guess], children)
+
+    def _others_bound(
+        self, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray, bases: np.ndarray,
+        kept: int, lower: int,
+    ) -> int:
+        """The least of `lower` and, over `guesses` but `kept`, a bound one guess of lookahead below each.
+
+        A guess's bound: its cost plus a lookahead bound of each part. The
+        kernel screens the guesses in order of `bases` and raises their small
+        parts (all but the largest), which rules most of them out; each guess
+        it stops at gets its other parts raised here, cheapest first.
+        """
+        solver = self.solver
+        index = 0
+        while True:
+            index, _, ordered, starts, slots, known, raised = _kernels._screen_guesses(
+                solver.table, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
+                solver.num_slots, solver.caps, self.floor, self.lookahead, self.level_fill, self.weights, self.hard,
+                self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
+            )
+            if index >= len(guesses):
+                return lower
+            guess, bound = int(guesses[index]), int(bases[index]) + int(raised)
+            index += 1
+            if guess == kept:
+                continue
+            after = history + (guess,)
+            largest = int(slots[0])
+            for answer in reversed(slots.tolist()):  # smallest first: the cheapest to raise
+                size = starts[answer + 1] - starts[answer]
+                if size > KERNEL_MAX_SET or answer == largest:
+                    part = ordered[starts[answer] : starts[answer + 1]]
+                    bound += self.lookahead_bound(part, depth - 1, after) - int(known[answer])
+                    if bound >= lower:
+                        break
+            lower = min(lower, bound)
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
         """The tree of least cost for `subset`, read back from the search (lowest code on ties)."""
