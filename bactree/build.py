@@ -10,7 +10,7 @@ from typing import Any, Callable
 from .executors import make_executor
 from .game import BUILD_LIMIT, BactreeError, Game
 from .search import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver
-from .subproblems import forced_first_guess, solve_by_first_answer
+from .subproblems import chosen_first_guess, forced_first_guess, solve_by_first_answer
 from .treefile import Node, Objective, document
 
 OBJECTIVES = ("worst-case", "expected")
@@ -61,6 +61,7 @@ def build(
     address: str | None = None,
     hard: bool = False,
     greedy: str = "bound",
+    first_guess: str | None = None,
 ) -> BuildResult:
     """Compile a provably optimal tree.
 
@@ -83,6 +84,12 @@ def build(
     meet. `greedy` names the rule of the greedy trees (`CostSearch.greedy`):
     "bound" (the best-bound guess) or "entropy"; it sets the guess kept past
     the budget, and an exact search's starting bound (not its result).
+
+    A budgeted expected build whose first guess symmetry does not force
+    (Mastermind) takes `first_guess`, or else the greedy rule's, and splits
+    by its answers the same way; every other first guess is bounded by one
+    guess of lookahead below each of its parts, so the lower bound holds for
+    the whole game.
     """
     game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
@@ -96,6 +103,10 @@ def build(
         raise BactreeError(f"--budget must be at least 0, got {budget}")
     if greedy not in GREEDY_RULES:
         raise BactreeError(f"unknown greedy rule {greedy!r}: choose one of {', '.join(GREEDY_RULES)}")
+    if first_guess is not None:
+        game.parse_code(first_guess)
+        if objective != "expected" or budget is None:
+            raise BactreeError("--first is for budgeted expected builds: add -O expected --budget SETS")
     make_executor(executor, workers, address)  # bad executor options fail before any search
     say = progress or (lambda message: None)
     start = time.perf_counter()
@@ -122,12 +133,19 @@ def build(
         recorded = Objective("expected", (), hard, max_guesses)
     say(f"minimising {cost_kind.name} within {depth} guesses")
     first = forced_first_guess(solver) if objective == "expected" else None
-    if first is not None:
+    others = INFINITE  # a proven lower bound of the trees whose first guess is not `first`
+    if first is not None and first_guess is None:
         say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
+    elif objective == "expected" and budget is not None:
+        first, others = chosen_first_guess(solver, depth, greedy, first_guess)
+        chosen = "given" if first_guess is not None else f"the {greedy} rule's pick"
+        say(f"first guess {game.codes[first]} ({chosen}; any other costs at least {others}): one subproblem per answer")
+    if first is not None:
         root, cost, lower, searched = solve_by_first_answer(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
             executor=executor, address=address, greedy=greedy,
         )
+        lower = min(lower, others)
     else:
         search = CostSearch(solver, cost_kind, say, greedy)
         if budget is None:

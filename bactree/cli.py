@@ -409,6 +409,7 @@ def build(
     executor: Annotated[str, typer.Option("--executor", help="Expected: run the subproblems on local processes or on Ray (pip install 'bactree[cluster]').")] = "local",
     address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
     greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
+    first: Annotated[Optional[str], typer.Option("--first", help="With -O expected --budget: the first guess (default: forced by symmetry, else the --greedy rule's).")] = None,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
 
@@ -442,7 +443,7 @@ def build(
             progress(f"starting afresh: {checkpoint} (from an interrupted build) will be replaced; --resume continues it")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
-            budget, workers, checkpoint, resume, executor, address, hard, greedy,
+            budget, workers, checkpoint, resume, executor, address, hard, greedy, first,
         )
         raise_if_signalled()
         write_atomic(output, dumps(result.document))

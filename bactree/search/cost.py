@@ -429,7 +429,7 @@ class CostSearch:
             return known
         found = INFINITE, node(game.codes[int(subset[0])])
         guesses = self.candidates(subset, depth, history)[0]
-        for guess in self._greedy_order(subset, depth, history, guesses):
+        for guess in self.greedy_order(subset, depth, history, guesses):
             total = self.cost.guess_cost(s, depth)
             children = {}
             for part in self.solver.split(subset, guess):
@@ -443,7 +443,7 @@ class CostSearch:
         self._greedy[key] = found
         return found
 
-    def _greedy_order(
+    def greedy_order(
         self, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray
     ) -> list[int]:
         """`candidates`' guesses in the order a greedy tree tries them on `subset`: the rule's pick first.
@@ -491,7 +491,7 @@ class CostSearch:
             finally:
                 self.budget = None
         guesses, bases, _ = self.candidates(subset, depth, history)
-        guess = self._greedy_order(subset, depth, history, guesses)[0]
+        guess = self.greedy_order(subset, depth, history, guesses)[0]
         total = lower = self.cost.guess_cost(s, depth)
         children = {}
         for part in self.solver.split(subset, guess):  # parts of the kept guess
@@ -500,12 +500,12 @@ class CostSearch:
             )
             total += part_cost
             lower += part_lower
-        lower = self._others_bound(subset, depth, history, guesses, bases, guess, lower)
+        lower = self.others_bound(subset, depth, history, guesses, bases, guess, lower)
         if self.progress and s >= REPORT_MIN_SET:
             self.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {lower}")
         return total, lower, node(self.solver.game.codes[guess], children)
 
-    def _others_bound(
+    def others_bound(
         self, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray, bases: np.ndarray,
         kept: int, lower: int,
     ) -> int:
