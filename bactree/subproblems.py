@@ -8,11 +8,14 @@ bound under that bound. Subproblems run on an executor's workers (local
 processes or Ray, `bactree.executors`), and finished
 ones are saved to a resume file as they come. With a work budget a part is
 refined instead (`CostSearch.refine`): exact where the budget suffices,
-best-bound guesses above that, and a proven lower bound either way.
+the greedy rule's guesses above that, and a proven lower bound either way.
+A budgeted build whose first guess is not forced splits the same way by a
+chosen first guess (`chosen_first_guess`), the others bounded by lookahead.
 
 Without a budget and with more than one worker, a large part is searched
 one second guess per task, so that the workers share the largest part
-rather than one of them taking it whole: the parent keeps the part's best
+rather than one of them taking it whole: its greedy tree (the first
+bound) is a task too, and the parent keeps the part's best
 total so far and hands each task the bound it gives (a guess with a lower
 code than the best one may tie, so its bound is one more). Every second
 guess is either valued exactly or refuted by a proven bound, and ties go to
@@ -172,6 +175,34 @@ def _solve_part(
 
 
 @dataclass
+class GreedyResult:
+    """A large part's greedy tree total: the bound its second-guess tasks start from."""
+
+    answer: str
+    upper: int
+    seconds: float
+
+
+def _worker_cost_search() -> CostSearch:
+    """The worker's one search for second-guess and greedy tasks, whose memo it keeps across them."""
+    global _worker_search
+    assert _worker_solver is not None, "worker not set up"
+    if _worker_search is None:
+        _worker_search = CostSearch(_worker_solver, TOTAL_GUESSES)
+    return _worker_search
+
+
+def _greedy_part(game: Game, first: int, part: np.ndarray, depth: int, answer: str, greedy: str) -> GreedyResult:
+    """Worker: the total of a large part's greedy tree (rule `greedy`), so that the build process never waits on one."""
+    assert _worker_solver is not None and _worker_solver.game == game, "worker not set up for this game"
+    search = _worker_cost_search()
+    search.greedy_rule = greedy  # the rule steers greedy trees only: the second-guess tasks' values do not depend on it
+    start = time.perf_counter()
+    upper, _ = search.greedy(part, depth, (first,))
+    return GreedyResult(answer, upper, time.perf_counter() - start)
+
+
+@dataclass
 class BranchResult:
     """One second guess of a large part: its exact total below `bound`, else a proven bound >= `bound`."""
 
@@ -186,11 +217,8 @@ class BranchResult:
 
 def _solve_branch(game: Game, first: int, part: np.ndarray, depth: int, guess: int, bound: int, answer: str) -> BranchResult:
     """Worker: a large part's value with a fixed second guess; one search per process keeps its memo across tasks."""
-    global _worker_search
     assert _worker_solver is not None and _worker_solver.game == game, "worker not set up for this game"
-    if _worker_search is None:
-        _worker_search = CostSearch(_worker_solver, TOTAL_GUESSES)
-    search = _worker_search
+    search = _worker_cost_search()
     start, before = time.perf_counter(), search.nodes_searched
     value = search.guess_value(part, depth, guess, bound, (first,))
     tree = search.tree_after(part, depth, guess, (first,)) if value < bound else None
@@ -336,24 +364,25 @@ def _run_subproblems(
     """
     say = progress or (lambda message: None)
     game = solver.game
+    large = [(part, answer) for part, answer in todo if budget is None and count > 1 and len(part) >= BRANCH_MIN_SECRETS]
+    # Each large part's greedy tree is a task; its second guesses start once its total is known.
+    awaiting = deque((pool.share(part), part, answer) for part, answer in large)
+    shared = {answer: (handle, part) for handle, part, answer in awaiting}
     branched: list[_BranchedPart] = []
-    if budget is None and count > 1:
-        search = CostSearch(solver, TOTAL_GUESSES, greedy_rule=greedy)
-        for part, answer in todo:
-            if len(part) >= BRANCH_MIN_SECRETS:
-                upper, _ = search.greedy(part, depth - 1, (first,))
-                guesses, bases, _ = search.candidates(part, depth - 1, (first,))
-                branched.append(_BranchedPart(answer, pool.share(part), len(part), guesses.tolist(), bases.tolist(), upper))
-                say(f"{game.codes[first]} {answer}: {len(part)} secrets, greedy total {upper}; "
-                    f"{len(guesses)} second guesses searched one per task")
+    order = {answer: i for i, (_, answer) in enumerate(large)}
+    search = CostSearch(solver, TOTAL_GUESSES)
     whole = deque(
         (game, first, part, depth - 1, budget, answer, progress is not None, greedy)
         for part, answer in todo
-        if answer not in {b.answer for b in branched}
+        if answer not in order
     )
 
     def start_next() -> bool:
-        """Start a task, second guesses of large parts first; False when nothing can start now."""
+        """Start a task: greedy trees of large parts, then their second guesses, then whole parts; False if none can start."""
+        if awaiting:
+            handle, _, answer = awaiting.popleft()
+            pool.submit(_greedy_part, game, first, handle, depth - 1, answer, greedy)
+            return True
         for state in branched:
             task = state.next_task()
             if task is not None:
@@ -365,6 +394,16 @@ def _run_subproblems(
             return True
         return False
 
+    def branch(result: GreedyResult) -> None:
+        """A large part's greedy total has come: its second guesses become tasks (parts kept in size order)."""
+        handle, part = shared[result.answer]
+        guesses, bases, _ = search.candidates(part, depth - 1, (first,))
+        state = _BranchedPart(result.answer, handle, len(part), guesses.tolist(), bases.tolist(), result.upper)
+        branched.append(state)
+        branched.sort(key=lambda b: order[b.answer])
+        say(f"{game.codes[first]} {result.answer}: {len(part)} secrets, greedy total {result.upper} "
+            f"({result.seconds:.1f}s); {len(guesses)} second guesses searched one per task")
+
     running = 0
     while True:
         while running < count and start_next():
@@ -375,6 +414,9 @@ def _run_subproblems(
         running -= 1
         if isinstance(result, PartResult):
             finished(result)
+            continue
+        if isinstance(result, GreedyResult):
+            branch(result)
             continue
         state = next(b for b in branched if b.answer == result.answer)
         state.record(result)
