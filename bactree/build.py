@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from .executors import make_executor
 from .game import BUILD_LIMIT, BactreeError, Game
-from .search import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver
+from .search import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver, refine
 from .subproblems import chosen_first_guess, forced_first_guess, solve_by_first_answer
 from .treefile import Node, Objective, document
 
@@ -79,7 +79,7 @@ def build(
     each to `checkpoint` as it finishes (`resume` reuses them); `executor`
     "ray" runs them on Ray instead (`address`: a running cluster). With a
     `budget` of searched sets, a set that needs more keeps its best-bound
-    guess and its parts are refined in turn (`CostSearch.refine`); the file
+    guess and its parts are refined in turn (`bactree.search.refine`); the file
     then says `optimal: false` with a proven `lower_bound`, unless the bounds
     meet. `greedy` names the rule of the greedy trees (`CostSearch.greedy`):
     "bound" (the best-bound guess) or "entropy"; it sets the guess kept past
@@ -152,7 +152,7 @@ def build(
             cost = lower = search.solve(everything, depth)
             root = search.tree(everything, depth)
         else:
-            cost, lower, root = search.refine(everything, depth, (), budget)
+            cost, lower, root = refine(search, everything, depth, (), budget)
         searched = search.nodes_searched
     optimal = cost == lower
     say(f"least {cost_kind.name}: {cost}" if optimal else f"best {cost_kind.name} found: {cost}, proven lower bound {lower}")

@@ -7,7 +7,7 @@ it gets a greedy tree first (an upper bound), then the exact branch and
 bound under that bound. Subproblems run on an executor's workers (local
 processes or Ray, `bactree.executors`), and finished
 ones are saved to a resume file as they come. With a work budget a part is
-refined instead (`CostSearch.refine`): exact where the budget suffices,
+refined instead (`bactree.search.refine`): exact where the budget suffices,
 the greedy rule's guesses above that, and a proven lower bound either way.
 A budgeted build whose first guess is not forced splits the same way by a
 chosen first guess (`chosen_first_guess`), the others bounded by lookahead.
@@ -36,7 +36,7 @@ import orjson
 
 from .executors import Executor, make_executor
 from .game import BactreeError, Game
-from .search import INFINITE, TOTAL_GUESSES, CostSearch, Solver
+from .search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, others_bound, refine
 from .treefile import Node, TreeFormatError, node, replay_tree, write_atomic
 
 Progress = Callable[[str], None]
@@ -122,7 +122,7 @@ def chosen_first_guess(solver: Solver, depth: int, greedy: str, code: str | None
     The first guess is `code` if given, else the greedy rule's pick among
     the first guesses (one per symmetry class). Any other first guess costs
     at least its own cost plus one guess of lookahead below each of its
-    parts (`CostSearch.others_bound`), so the least of that bound and the
+    parts (`bactree.search.others_bound`), so the least of that bound and the
     chosen guess's proven one bounds the whole game.
     """
     search = CostSearch(solver, TOTAL_GUESSES, greedy_rule=greedy)
@@ -134,7 +134,7 @@ def chosen_first_guess(solver: Solver, depth: int, greedy: str, code: str | None
         first = solver.game.code_index[solver.game.parse_code(code)]
         if max(len(part) for part in solver.split(everything, first)) > solver.caps[depth - 1]:
             raise BactreeError(f"first guess {code} leaves more secrets than {depth - 1} more guesses can solve")
-    return first, search.others_bound(everything, depth, (), guesses, bases, first, INFINITE)
+    return first, others_bound(search, everything, depth, (), guesses, bases, first, INFINITE)
 
 
 # Parts at least this large are searched one second guess per task when there are several workers.
@@ -154,7 +154,7 @@ def _solve_part(
     game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool,
     greedy: str = "bound",
 ) -> PartResult:
-    """Worker: greedy tree, then exact search under its cost; with a budget, `CostSearch.refine`."""
+    """Worker: greedy tree, then exact search under its cost; with a budget, `bactree.search.refine`."""
     solver = _worker_solver
     assert solver is not None and solver.game == game, "worker not set up for this game"
     start = time.perf_counter()
@@ -163,7 +163,7 @@ def _solve_part(
     search = CostSearch(solver, TOTAL_GUESSES, progress=report, greedy_rule=greedy)
     history = (first,)
     if budget is not None:
-        cost, lower, tree = search.refine(part, depth, history, budget)
+        cost, lower, tree = refine(search, part, depth, history, budget)
         return PartResult(answer, len(part), cost, lower, cost == lower, tree,
                           time.perf_counter() - start, search.nodes_searched)
     greedy_cost, _ = search.greedy(part, depth, history)

@@ -1,4 +1,4 @@
-"""Budgeted builds (`CostSearch.refine`): the greedy rules' guesses and the lower bound over the other guesses."""
+"""Budgeted builds (`bactree.search.refine`): the greedy rules' guesses and the lower bound over the other guesses."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bactree.build import build
 from bactree.cli import app
 from bactree.evaluate import evaluate
 from bactree.game import Game
-from bactree.search import Solver
+from bactree.search import Solver, others_bound
 from bactree.search import cost
 from bactree.search.cost import TOTAL_GUESSES, CostSearch
 from bactree.strategies import Entropy
@@ -73,7 +73,7 @@ def test_others_bound_equals_the_plain_loop(game: Game, data: st.DataObject) -> 
         search = CostSearch(solver, TOTAL_GUESSES)
         guesses, bases, _ = search.candidates(subset, depth, ())
         kept = int(guesses[data.draw(st.integers(0, len(guesses) - 1))])
-        fast = search.others_bound(subset, depth, (), guesses, bases, kept, cost.INFINITE)
+        fast = others_bound(search, subset, depth, (), guesses, bases, kept, cost.INFINITE)
         assert fast == plain_others_bound(CostSearch(solver, TOTAL_GUESSES), subset, depth, kept)
     finally:
         cost.KERNEL_MAX_SET = saved

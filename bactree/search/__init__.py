@@ -2,6 +2,7 @@
 
     height      `Solver`: the game's tables, symmetry, and the worst-case search
     cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
+    refine      `refine`: a budgeted search's tree with a proven lower bound
     _kernels    numba kernels of both searches
     _symmetry   numba kernels of symmetry (least guesses of each orbit)
 
@@ -13,5 +14,6 @@ from __future__ import annotations
 
 from .cost import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch
 from .height import Progress, Solver, level_caps
+from .refine import others_bound, refine
 
-__all__ = ["GREEDY_RULES", "INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "level_caps"]
+__all__ = ["GREEDY_RULES", "INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "level_caps", "others_bound", "refine"]

@@ -44,9 +44,7 @@ SYMMETRY_MIN_SET = 24
 PERFECT_CHECK_MAX_SET = 100
 # Sets at most this large are valued by the numba kernel `_least_cost` (own memo, no symmetry).
 KERNEL_MAX_SET = 30
-# `refine` reports the sets past its budget from this size up.
-REPORT_MIN_SET = 200
-# Rules for the guess a greedy tree (and `refine` past its budget) makes: see `CostSearch._greedy_order`.
+# Rules for the guess a greedy tree (and `refine` past its budget) makes: see `CostSearch.greedy_order`.
 GREEDY_RULES = ("bound", "entropy")
 
 
@@ -149,7 +147,7 @@ class BudgetExceeded(Exception):
 class CostSearch:
     """Branch and bound for one cost over one game, sharing a `Solver`'s tables.
 
-    While `refine` runs, `budget` caps the sets searched here (not in the
+    While `refine.refine` runs, `budget` caps the sets searched here (not in the
     kernel); past it `solve` raises `BudgetExceeded`. It counts work, not
     time, so runs are reproducible.
     """
@@ -411,7 +409,7 @@ class CostSearch:
         """A good tree quickly, as (cost, node): the greedy rule's guess at each node, exact on small sets.
 
         Its cost is an upper bound that lets the exact search prune from the
-        start. Remembered per (set, depth, history), so that `refine`, which
+        start. Remembered per (set, depth, history), so that `refine.refine`, which
         asks again for each part, walks the greedy tree once.
         """
         game = self.solver.game
@@ -465,81 +463,6 @@ class CostSearch:
         possible = counts[:, solver.solved] > 0
         pick = order[int(_strategy_kernels._pick_best(scores, possible))]
         return [pick] + [guess for guess in order if guess != pick]
-
-    def refine(self, subset: np.ndarray, depth: int, history: tuple[int, ...], budget: int) -> tuple[int, int, Node]:
-        """(cost, proven lower bound, tree): exact if `budget` searched sets suffice, else best effort.
-
-        Past the budget the greedy rule's guess is kept here and each of its
-        parts is refined in turn, so only the top of a hard set stays greedy;
-        sets of up to `KERNEL_MAX_SET` secrets are always exact. The bound is
-        the least, over every first guess, of its cost plus a bound of each
-        part (the kept guess: its parts' refined bounds; the others: one more
-        guess of lookahead).
-        """
-        s = len(subset)
-        if s == 1:
-            alone = int(self.floor_at(depth)[1])
-            return alone, alone, node(self.solver.game.codes[int(subset[0])])
-        if s <= KERNEL_MAX_SET or budget > 0:  # with no budget, a large set's search stops at once
-            greedy_cost, _ = self.greedy(subset, depth, history)
-            self.budget = self.nodes_searched + budget
-            try:
-                cost = self.solve(subset, depth, greedy_cost + 1, history, kernel=False)
-                return cost, cost, self.tree(subset, depth, history)
-            except BudgetExceeded:
-                pass
-            finally:
-                self.budget = None
-        guesses, bases, _ = self.candidates(subset, depth, history)
-        guess = self.greedy_order(subset, depth, history, guesses)[0]
-        total = lower = self.cost.guess_cost(s, depth)
-        children = {}
-        for part in self.solver.split(subset, guess):  # parts of the kept guess
-            part_cost, part_lower, children[self.solver.answer_to(guess, part)] = self.refine(
-                part, depth - 1, history + (guess,), budget
-            )
-            total += part_cost
-            lower += part_lower
-        lower = self.others_bound(subset, depth, history, guesses, bases, guess, lower)
-        if self.progress and s >= REPORT_MIN_SET:
-            self.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {lower}")
-        return total, lower, node(self.solver.game.codes[guess], children)
-
-    def others_bound(
-        self, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray, bases: np.ndarray,
-        kept: int, lower: int,
-    ) -> int:
-        """The least of `lower` and, over `guesses` but `kept`, a bound one guess of lookahead below each.
-
-        A guess's bound: its cost plus a lookahead bound of each part. The
-        kernel screens the guesses in order of `bases` and raises their small
-        parts (all but the largest), which rules most of them out; each guess
-        it stops at gets its other parts raised here, cheapest first.
-        """
-        solver = self.solver
-        index = 0
-        while True:
-            index, _, ordered, starts, slots, known, raised = _kernels._screen_guesses(
-                solver.table, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
-                solver.num_slots, solver.caps, self.floor, self.lookahead, self.level_fill, self.weights, self.hard,
-                self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
-            )
-            if index >= len(guesses):
-                return lower
-            guess, bound = int(guesses[index]), int(bases[index]) + int(raised)
-            index += 1
-            if guess == kept:
-                continue
-            after = history + (guess,)
-            largest = int(slots[0])
-            for answer in reversed(slots.tolist()):  # smallest first: the cheapest to raise
-                size = starts[answer + 1] - starts[answer]
-                if size > KERNEL_MAX_SET or answer == largest:
-                    part = ordered[starts[answer] : starts[answer + 1]]
-                    bound += self.lookahead_bound(part, depth - 1, after) - int(known[answer])
-                    if bound >= lower:
-                        break
-            lower = min(lower, bound)
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
         """The tree of least cost for `subset`, read back from the search (lowest code on ties)."""

@@ -1,0 +1,99 @@
+"""Budgeted search: a good tree with a proven lower bound where the exact search would take too long.
+
+`refine` gives a set the exact search within a budget of searched sets;
+past it, it keeps the greedy rule's guess (`CostSearch.greedy_order`) and
+refines each of its parts in turn, so only the top of a hard set stays
+greedy. Its lower bound is the least, over every guess, of the guess's cost
+plus a bound of each of its parts: the kept guess's parts' refined bounds,
+and for every other guess one guess of lookahead (`others_bound`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..treefile import Node, node
+from . import _kernels, cost
+from .cost import INFINITE, BudgetExceeded, CostSearch
+
+# `refine` reports the sets past its budget from this size up.
+REPORT_MIN_SET = 200
+
+
+def refine(
+    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], budget: int
+) -> tuple[int, int, Node]:
+    """(cost, proven lower bound, tree): exact if `budget` searched sets suffice, else best effort.
+
+    Past the budget the greedy rule's guess is kept here and each of its
+    parts is refined in turn, so only the top of a hard set stays greedy;
+    sets of up to `KERNEL_MAX_SET` secrets are always exact. The bound is
+    the least, over every first guess, of its cost plus a bound of each
+    part (the kept guess: its parts' refined bounds; the others: one more
+    guess of lookahead).
+    """
+    s = len(subset)
+    if s == 1:
+        alone = int(search.floor_at(depth)[1])
+        return alone, alone, node(search.solver.game.codes[int(subset[0])])
+    if s <= cost.KERNEL_MAX_SET or budget > 0:  # with no budget, a large set's search stops at once
+        greedy_cost, _ = search.greedy(subset, depth, history)
+        search.budget = search.nodes_searched + budget
+        try:
+            value = search.solve(subset, depth, greedy_cost + 1, history, kernel=False)
+            return value, value, search.tree(subset, depth, history)
+        except BudgetExceeded:
+            pass
+        finally:
+            search.budget = None
+    guesses, bases, _ = search.candidates(subset, depth, history)
+    guess = search.greedy_order(subset, depth, history, guesses)[0]
+    total = lower = search.cost.guess_cost(s, depth)
+    children = {}
+    for part in search.solver.split(subset, guess):  # parts of the kept guess
+        part_cost, part_lower, children[search.solver.answer_to(guess, part)] = refine(
+            search, part, depth - 1, history + (guess,), budget
+        )
+        total += part_cost
+        lower += part_lower
+    lower = others_bound(search, subset, depth, history, guesses, bases, guess, lower)
+    if search.progress and s >= REPORT_MIN_SET:
+        search.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {lower}")
+    return total, lower, node(search.solver.game.codes[guess], children)
+
+
+def others_bound(
+    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray,
+    bases: np.ndarray, kept: int, lower: int,
+) -> int:
+    """The least of `lower` and, over `guesses` but `kept`, a bound one guess of lookahead below each.
+
+    A guess's bound: its cost plus a lookahead bound of each part. The
+    kernel screens the guesses in order of `bases` and raises their small
+    parts (all but the largest), which rules most of them out; each guess
+    it stops at gets its other parts raised here, cheapest first.
+    """
+    solver = search.solver
+    index = 0
+    while True:
+        index, _, ordered, starts, slots, known, raised = _kernels._screen_guesses(
+            solver.table, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
+            solver.num_slots, solver.caps, search.floor, search.lookahead, search.level_fill, search.weights,
+            search.hard, search.kernel_exact, search.kernel_lower, cost.KERNEL_MAX_SET,
+        )
+        if index >= len(guesses):
+            return lower
+        guess, bound = int(guesses[index]), int(bases[index]) + int(raised)
+        index += 1
+        if guess == kept:
+            continue
+        after = history + (guess,)
+        largest = int(slots[0])
+        for answer in reversed(slots.tolist()):  # smallest first: the cheapest to raise
+            size = starts[answer + 1] - starts[answer]
+            if size > cost.KERNEL_MAX_SET or answer == largest:
+                part = ordered[starts[answer] : starts[answer + 1]]
+                bound += search.lookahead_bound(part, depth - 1, after) - int(known[answer])
+                if bound >= lower:
+                    break
+        lower = min(lower, bound)
