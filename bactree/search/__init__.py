@@ -2,8 +2,10 @@
 
     height      `Solver`: the game's tables, symmetry, and the worst-case search
     cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
+    finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
     _kernels    numba kernels of both searches
     _symmetry   numba kernels of symmetry (least guesses of each orbit)
+    _finder_kernels  numba kernels of the finder's last three guesses
 
 Data flows down: `cost` drives `height`'s `Solver`, both call the kernels,
 and nothing here imports the build or the CLI.
@@ -12,6 +14,7 @@ and nothing here imports the build or the CLI.
 from __future__ import annotations
 
 from .cost import INFINITE, TOTAL_GUESSES, Cost, CostSearch
+from .finder import TreeFinder
 from .height import Progress, Solver, level_caps
 
-__all__ = ["INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "level_caps"]
+__all__ = ["INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "TreeFinder", "level_caps"]

@@ -27,7 +27,7 @@ import numpy as np
 from .. import _kernels as _code_kernels
 from ..codes import answer_table, code_array, decode_answer, num_slots, solved_slot
 from ..game import Answer, Game
-from . import _kernels
+from . import _finder_kernels, _kernels
 from ._symmetry import _canonical_mask
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
@@ -48,6 +48,10 @@ def level_caps(game: Game, max_depth: int) -> np.ndarray:
     for d in range(1, max_depth + 1):
         caps[d] = 1 if d == 1 else min(1 + branching * caps[d - 1], big)
     return caps
+
+
+class SearchBudgetExceeded(Exception):
+    """A search examined more sets than its budget allowed: it decided nothing, and nothing it remembered is wrong."""
 
 
 @dataclass
@@ -80,6 +84,8 @@ class Solver:
         self.no_guesses = self.all_guesses[:0]
         self.progress = progress
         self.stats = SearchStats()
+        # Most sets (searched here or by the kernel) `find_guess` may examine; None: no limit.
+        self.budget: int | None = None
         self._memo: dict[tuple[bytes, int], int] = {}
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -112,8 +118,16 @@ class Solver:
             return int(subset[0]) if depth >= s else -1
         if s > self.caps[depth]:
             return -1
+        if self.budget is not None and self.stats.kernel_calls + self.stats.python_nodes >= self.budget:
+            raise SearchBudgetExceeded
         if depth <= KERNEL_DEPTH:
             self.stats.kernel_calls += 1
+            if self.num_slots <= _finder_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
+                if depth == 2:
+                    return int(_finder_kernels._separating_guess(self.table, subset, self.hard))
+                return int(_finder_kernels._three_left_guess(
+                    self.table, subset, self.solved, self.num_slots, self.caps[2], self.hard, -1
+                )[0])
             return int(
                 _kernels._find_guess(
                     self.table, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,
