@@ -189,12 +189,12 @@ def least_height_tree(
             return depth, depth if lower is None else lower, root
         if lower is None:
             say(f"height {depth}: no tree found by broadening; exhaustive search")
-            solver.budget = None if budget is None else solver.stats.kernel_calls + solver.stats.python_nodes + budget
+            solver.budget = None if budget is None else solver.work + budget
             try:
                 exists = solver.find_guess(solver.all_guesses, depth) >= 0
             except SearchBudgetExceeded:
                 lower = depth
-                say(f"height {depth}: undecided within the budget of {budget} sets; the least height is at least {depth}")
+                say(f"height {depth}: undecided within the budget of {budget}; the least height is at least {depth}")
                 depth += 1
                 continue
             finally:

@@ -402,7 +402,7 @@ def build(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; only the summary line.")] = False,
     budget: Annotated[
         Optional[int],
-        typer.Option("--budget", help="Most sets each search (or expected subproblem) may examine before it keeps its greedy tree (the file then says optimal: false, with a lower bound); with --tie-break none, before a height is left undecided (a lower bound) and taller trees are sought."),
+        typer.Option("--budget", help="Most sets each search (or expected subproblem) may examine before it keeps its greedy tree (the file then says optimal: false, with a lower bound); with --tie-break none, sets plus guesses tried at three guesses left, before a height is left undecided (a lower bound) and taller trees are sought."),
     ] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected, or worst-case with --tie-break none: processes for the subproblems (default: one per core).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Expected, or worst-case with --tie-break none: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,

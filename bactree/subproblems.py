@@ -385,7 +385,7 @@ def _find_part(
     finder = TreeFinder(solver, report, budget)
     found = finder.find(part, depth, (first,)) >= 0
     tree = finder.tree(part, depth, (first,)) if found else None
-    return FoundPart(answer, depth, len(part), tree, time.perf_counter() - start, finder.nodes + finder.kernel_calls)
+    return FoundPart(answer, depth, len(part), tree, time.perf_counter() - start, finder.work)
 
 
 def read_found(path: Path, header: dict[str, Any], parts: dict[str, list[str]], game: Game) -> dict[tuple[str, int], FoundPart]:
@@ -436,8 +436,8 @@ def find_by_first_answer(
 ) -> Node | None:
     """A tree of the whole game within `depth` guesses, first guess fixed, found part by part; None if a part has none found.
 
-    Each part is a task (largest first) for `TreeFinder`, which examines at
-    most `budget` sets of it if given; finished parts
+    Each part is a task (largest first) for `TreeFinder`, which does at
+    most `budget` work on it (`TreeFinder.work`) if given; finished parts
     are saved to `resume` as they come (with the parts of other heights
     already there) and, unless `fresh`, reused from it.
     A part without a tree ends the search (the caller then decides the

@@ -46,11 +46,12 @@ class TreeFinder:
     """Iterative-broadening search for a tree of given height over one game (shares a `Solver`'s tables)."""
 
     def __init__(self, solver: Solver, progress: Progress | None = None, budget: int | None = None) -> None:
-        """`budget`: most sets `find` may examine (searched here or by a kernel) before it gives up; None: no limit."""
+        """`budget`: most work `find` may do (`work`, counted as `Solver.work` is) before it gives up; None: no limit."""
         self.solver = solver
         self.progress = progress
         self.budget = budget
         self.kernel_calls = 0
+        self.kernel_tries = 0
         self.found: dict[Key, int] = {}  # a guess that starts a tree within the depth
         self.failed: dict[Key, int] = {}  # the largest width at which the search found none
         self.nodes = 0
@@ -63,13 +64,18 @@ class TreeFinder:
                 guess = self._find(subset, depth, history, width)
             except SearchBudgetExceeded:
                 if self.progress:
-                    self.progress(f"{len(subset)} secrets within {depth}: none found within the budget of {self.budget} sets")
+                    self.progress(f"{len(subset)} secrets within {depth}: none found within the budget of {self.budget}")
                 return -1
             if guess >= 0:
                 return guess
             if self.progress:
                 self.progress(f"{len(subset)} secrets within {depth}: none found at width {width}")
         return -1
+
+    @property
+    def work(self) -> int:
+        """Sets searched here and by the kernels, plus guesses tried at three left."""
+        return self.nodes + self.kernel_calls + self.kernel_tries
 
     def _find(self, subset: np.ndarray, depth: int, history: tuple[int, ...], width: int) -> int:
         solver = self.solver
@@ -84,7 +90,7 @@ class TreeFinder:
             return guess
         if self.failed.get(key, 0) >= width:
             return -1
-        if self.budget is not None and self.nodes + self.kernel_calls >= self.budget:
+        if self.budget is not None and self.work >= self.budget:
             raise SearchBudgetExceeded
         if depth <= KERNEL_DEPTH:
             self.kernel_calls += 1
@@ -116,6 +122,7 @@ class TreeFinder:
             guess, tried = _finder_kernels._three_left_guess(
                 solver.table, subset, solver.solved, solver.num_slots, solver.caps[2], solver.hard, tries
             )
+            self.kernel_tries += int(tried)
             return int(guess), tried != tries
         if depth == 2:
             return int(_finder_kernels._separating_guess(solver.table, subset, solver.hard)), True
