@@ -370,7 +370,7 @@ class FoundPart:
     size: int
     tree: Node | None
     seconds: float
-    sets: int
+    work: int  # `TreeFinder.work`: sets searched plus guesses tried with three left
 
 
 def _find_part(
@@ -412,6 +412,8 @@ def read_found(path: Path, header: dict[str, Any], parts: dict[str, list[str]], 
         if (not isinstance(result.answer, str) or result.answer not in parts or type(result.depth) is not int
                 or (result.answer, result.depth) in done):
             raise refuse(f"saved part {result.answer!r} is not an answer to the first guess, or is there twice")
+        if type(result.size) is not int or type(result.work) is not int or type(result.seconds) not in (int, float):
+            raise refuse(f"saved part {result.answer}: a figure has the wrong type")
         try:
             replay = replay_tree(game, result.tree, f"saved part {result.answer}", parts[result.answer])
         except TreeFormatError as err:
@@ -472,13 +474,13 @@ def find_by_first_answer(
                 running -= 1
                 if result.tree is None:
                     say(f"{game.codes[first]} {result.answer}: {result.size} secrets, no tree within {depth - 1} found "
-                        f"({result.sets} sets, {result.seconds:.1f}s)")
+                        f"({result.work} work, {result.seconds:.1f}s)")
                     return None
                 done[result.answer] = saved[result.answer, result.depth] = result
                 if resume is not None:
                     ordered = [saved[key].__dict__ for key in sorted(saved, key=lambda key: (key[1], answers.index(key[0])))]
                     write_atomic(resume, orjson.dumps({"header": header, "parts": ordered}))
                 say(f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, tree found "
-                    f"({result.sets} sets, {result.seconds:.1f}s) [{time.perf_counter() - began:.0f}s elapsed]")
+                    f"({result.work} work, {result.seconds:.1f}s) [{time.perf_counter() - began:.0f}s elapsed]")
     children = {solver.answer_to(first, part): done[a].tree for part, a in zip(parts, answers)}
     return node(game.codes[first], children)

@@ -1,4 +1,4 @@
-"""Finding a tree of a given height fast, by iterative broadening: the search that decides 5 of 10.
+"""Finding a tree of a given height fast, by iterative broadening (`--tie-break none`).
 
 `Solver.find_guess` is exact: to say no it tries every class of guesses,
 and under a bad guess high in the tree it backtracks through thousands of
@@ -9,9 +9,14 @@ it leaves (the AND) has a tree one guess shorter. A failure at width w is
 remembered, and the width is doubled (1, 2, 4, ...) until a tree is found,
 so a bad early choice costs little before a better one is tried.
 
-Only what it finds is claimed: a tree, which the caller replays. A failure
-here proves nothing, so refutations stay with the exhaustive `Solver`.
-At `KERNEL_DEPTH` guesses left and below, the exact numba kernel decides.
+Only what it finds is claimed: a tree. A failure here proves nothing, so
+refutations stay with the exhaustive `Solver`. With `KERNEL_DEPTH` (three)
+guesses left the kernel `_three_left_guess` tries `TRIES_PER_WIDTH` times
+the width of guesses (every one at width `EVERY`), and with two it decides
+exactly. With four left, where a guess is settled by the kernel alone,
+`LOW_LEVEL_WIDTH` times the width of guesses are tried. Work (sets and
+guesses tried at three left) is counted, so a `budget` stops the search
+at the same point on every machine.
 
 The heuristic ranks a set's canonical guesses (one per orbit of the
 history's stabiliser) by their largest part, then by the sum of squared
