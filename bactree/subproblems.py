@@ -443,7 +443,8 @@ def find_by_first_answer(
     are saved to `resume` as they come (with the parts of other heights
     already there) and, unless `fresh`, reused from it.
     A part without a tree ends the search (the caller then decides the
-    height exactly); its failure is not saved, since it proves nothing.
+    height exactly): no new part starts, and those under way finish and are
+    saved. The failure is not saved, since it proves nothing.
     """
     say = progress or (lambda message: None)
     game = solver.game
@@ -461,6 +462,7 @@ def find_by_first_answer(
     todo = deque(sorted(((part, answer) for part, answer in zip(parts, answers) if answer not in done),
                         key=lambda pa: -len(pa[0])))
     began = time.perf_counter()
+    missed = False
     if todo:
         with make_executor(executor, workers, address, verbose=progress is not None) as pool:
             count = pool.start(_install_solver, (game, solver.table, solver.hard), len(todo))
@@ -475,12 +477,17 @@ def find_by_first_answer(
                 if result.tree is None:
                     say(f"{game.codes[first]} {result.answer}: {result.size} secrets, no tree within {depth - 1} found "
                         f"({result.work} work, {result.seconds:.1f}s)")
-                    return None
+                    # No new parts; those under way finish (and are saved), so no worker is stopped mid-task.
+                    missed = True
+                    todo.clear()
+                    continue
                 done[result.answer] = saved[result.answer, result.depth] = result
                 if resume is not None:
                     ordered = [saved[key].__dict__ for key in sorted(saved, key=lambda key: (key[1], answers.index(key[0])))]
                     write_atomic(resume, orjson.dumps({"header": header, "parts": ordered}))
                 say(f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, tree found "
                     f"({result.work} work, {result.seconds:.1f}s) [{time.perf_counter() - began:.0f}s elapsed]")
+    if missed:
+        return None
     children = {solver.answer_to(first, part): done[a].tree for part, a in zip(parts, answers)}
     return node(game.codes[first], children)
