@@ -9,8 +9,10 @@ from typing import Any, Callable
 
 from .executors import make_executor
 from .game import BUILD_LIMIT, BactreeError, Game
-from .search import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver, refine
-from .subproblems import chosen_first_guess, forced_first_guess, solve_by_first_answer
+from .search import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver, TreeFinder, refine
+from .search.finder import EVERY
+from .search.height import SearchBudgetExceeded
+from .subproblems import chosen_first_guess, find_by_first_answer, forced_first_guess, solve_by_first_answer
 from .treefile import Node, Objective, document
 
 OBJECTIVES = ("worst-case", "expected")
@@ -113,9 +115,13 @@ def build(
     solver = Solver(game, progress=say, hard=hard)
     everything = solver.all_guesses
     if objective == "worst-case" and tie_break == HEIGHT_ONLY:
-        height, root = least_height_tree(solver, say)
-        say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
-        doc = document(game, Objective("worst-case", (), hard, max_guesses), True, root)
+        height, lower, root = least_height_tree(solver, progress, workers, checkpoint, resume, executor, address, budget)
+        if lower == height:
+            say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
+        else:
+            say(f"a tree of height {height} found in {time.perf_counter() - start:.1f}s; proven lower bound {lower}")
+        doc = document(game, Objective("worst-case", (), hard, max_guesses), lower == height, root,
+                       None if lower == height else lower)
         return BuildResult(doc, height, height, time.perf_counter() - start, 0)
     if objective == "worst-case" or max_guesses is not None:
         height = solver.min_height()
@@ -162,24 +168,63 @@ def build(
     return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, searched)
 
 
-def least_height_tree(solver: Solver, progress: Progress | None = None) -> tuple[int, Node]:
-    """(least height, a tree of that height), for games too big to minimise a tie-break among such trees.
+def least_height_tree(
+    solver: Solver,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    checkpoint: Path | None = None,
+    resume: bool = False,
+    executor: str = "local",
+    address: str | None = None,
+    budget: int | None = None,
+) -> tuple[int, int, Node]:
+    """(height, proven lower bound, a tree of that height), for games too big to minimise a tie-break among such trees.
 
-    From the counting bound up, each height gets `CostSearch.greedy` within
-    it: the best-bound guess first, and on failure every other class of
-    guesses in turn (exact on small sets), so it either returns a tree or
-    has refuted the height, like `Solver.min_height` but without its memo.
-    Where trees exist it finds one far sooner than the exhaustive search.
+    From the counting bound up, each height is first given to `TreeFinder`
+    (iterative broadening: quick where trees exist), split by the first
+    answer when symmetry forces the first guess (parts on the executor,
+    saved to `checkpoint` as they finish, reused with `resume`). When it
+    finds none, `Solver.find_guess` decides the height exactly: refuted, so
+    the next height is tried, or a tree exists, which the finder then finds
+    trying every guess. So every height below the one returned is refuted,
+    and the lower bound is the height. With a `budget` (sets each search
+    may examine) a height the exhaustive search cannot decide within it is
+    the lower bound, and the finder goes on up (within the budget too, but
+    for the last height tried, where it is given as long as it needs).
     """
     say = progress or (lambda message: None)
-    search = CostSearch(solver, TOTAL_GUESSES)
+    first = forced_first_guess(solver)
     depth = 1
     while solver.caps[depth] < solver.num_codes:
         depth += 1
+    lower: int | None = None  # the least height not refuted, once the exhaustive search could not decide one
     while True:
-        say(f"height {depth}: searching for a tree (best-bound guesses first)")
-        cost, root = search.greedy(solver.all_guesses, depth)
-        if cost < INFINITE:
-            return depth, root
-        say(f"height {depth}: refuted")
+        # Past an undecided height no refutation can follow, so the next height's finder has no budget.
+        allowed = None if lower is not None and depth > lower else budget
+        say(f"height {depth}: searching for a tree (iterative broadening)")
+        if first is not None:
+            root = find_by_first_answer(solver, first, depth, allowed, workers, checkpoint, progress, not resume,
+                                        executor, address)
+        else:
+            finder = TreeFinder(solver, progress, allowed)
+            root = finder.tree(solver.all_guesses, depth) if finder.find(solver.all_guesses, depth) >= 0 else None
+        if root is not None:
+            return depth, depth if lower is None else lower, root
+        if lower is None:
+            say(f"height {depth}: no tree found by broadening; exhaustive search")
+            solver.budget = None if budget is None else solver.work + budget
+            try:
+                exists = solver.find_guess(solver.all_guesses, depth) >= 0
+            except SearchBudgetExceeded:
+                lower = depth
+                say(f"height {depth}: undecided within the budget of {budget}; the least height is at least {depth}")
+                depth += 1
+                continue
+            finally:
+                solver.budget = None
+            if exists:
+                finder = TreeFinder(solver, progress)
+                finder.find(solver.all_guesses, depth, widths=(EVERY,))
+                return depth, depth, finder.tree(solver.all_guesses, depth)
+            say(f"height {depth}: refuted")
         depth += 1

@@ -402,19 +402,20 @@ def build(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; only the summary line.")] = False,
     budget: Annotated[
         Optional[int],
-        typer.Option("--budget", help="Most sets each search (or expected subproblem) may examine before it keeps its greedy tree (the file then says optimal: false, with a lower bound)."),
+        typer.Option("--budget", help="Most sets each search (or expected subproblem) may examine before it keeps its greedy tree (the file then says optimal: false, with a lower bound); with --tie-break none, sets plus guesses tried at three guesses left, before a height is left undecided (a lower bound) and taller trees are sought."),
     ] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected: processes for the subproblems (default: one per core).")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Expected: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
-    executor: Annotated[str, typer.Option("--executor", help="Expected: run the subproblems on local processes or on Ray (pip install 'bactree[cluster]').")] = "local",
+    workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected, or worst-case with --tie-break none: processes for the subproblems (default: one per core).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Expected, or worst-case with --tie-break none: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
+    executor: Annotated[str, typer.Option("--executor", help="Expected, or --tie-break none: run the subproblems on local processes or on Ray (pip install 'bactree[cluster]').")] = "local",
     address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
     greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
     first: Annotated[Optional[str], typer.Option("--first", help="With -O expected --budget: the first guess (default: forced by symmetry, else the --greedy rule's).")] = None,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
 
-    An interrupted expected build keeps its finished subproblems in
-    OUTPUT.resume and writes no tree file; run it again with --resume.
+    An interrupted expected build (or worst-case build with --tie-break
+    none) keeps its finished subproblems in OUTPUT.resume and writes no tree
+    file; run it again with --resume.
 
     Example: bactree build --game mastermind --tie-break crush,total -o mm.json
     """

@@ -36,7 +36,7 @@ import orjson
 
 from .executors import Executor, make_executor
 from .game import BactreeError, Game
-from .search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, others_bound, refine
+from .search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, TreeFinder, others_bound, refine
 from .treefile import Node, TreeFormatError, node, replay_tree, write_atomic
 
 Progress = Callable[[str], None]
@@ -426,3 +426,135 @@ def _run_subproblems(
         part_result = state.result()
         if part_result is not None:
             finished(part_result)
+
+
+@dataclass
+class FoundPart:
+    """One part's tree within `depth` guesses, as the tree finder left it (None: none found)."""
+
+    answer: str
+    depth: int
+    size: int
+    tree: Node | None
+    seconds: float
+    work: int  # `TreeFinder.work`: sets searched plus guesses tried with three left
+
+
+def _find_part(
+    game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool
+) -> FoundPart:
+    """Worker: a tree of `part` within `depth` by iterative broadening (a fresh finder: the same tree in any worker)."""
+    solver = _worker_solver
+    assert solver is not None and solver.game == game, "worker not set up for this game"
+    start = time.perf_counter()
+    tag = f"{game.codes[first]} {answer}"
+    report = (lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)) if verbose else None
+    finder = TreeFinder(solver, report, budget)
+    found = finder.find(part, depth, (first,)) >= 0
+    tree = finder.tree(part, depth, (first,)) if found else None
+    return FoundPart(answer, depth, len(part), tree, time.perf_counter() - start, finder.work)
+
+
+def read_found(path: Path, header: dict[str, Any], parts: dict[str, list[str]], game: Game) -> dict[tuple[str, int], FoundPart]:
+    """The parts' trees an interrupted height search saved in `path`, by (answer, depth), each replayed before reuse."""
+
+    def refuse(problem: str) -> ResumeFileError:
+        return ResumeFileError(f"{path}: {problem}; remove it to start afresh")
+
+    try:
+        saved = orjson.loads(path.read_bytes())
+    except OSError as err:
+        raise ResumeFileError(f"{path}: cannot read: {err.strerror or err}") from None
+    except orjson.JSONDecodeError:
+        raise refuse("not a resume file (not valid JSON)") from None
+    if not isinstance(saved, dict) or set(saved) != {"header", "parts"} or not isinstance(saved["parts"], list):
+        raise refuse("not a resume file (expected an object with 'header' and 'parts')")
+    if saved["header"] != header:
+        raise refuse("made by a different build (game, first guess or hard mode)")
+    done: dict[tuple[str, int], FoundPart] = {}
+    for raw in saved["parts"]:
+        if not isinstance(raw, dict) or set(raw) != set(FoundPart.__dataclass_fields__):
+            raise refuse("a saved part does not have the fields of one")
+        result = FoundPart(**raw)
+        if (not isinstance(result.answer, str) or result.answer not in parts or type(result.depth) is not int
+                or (result.answer, result.depth) in done):
+            raise refuse(f"saved part {result.answer!r} is not an answer to the first guess, or is there twice")
+        if type(result.size) is not int or type(result.work) is not int or type(result.seconds) not in (int, float):
+            raise refuse(f"saved part {result.answer}: a figure has the wrong type")
+        try:
+            replay = replay_tree(game, result.tree, f"saved part {result.answer}", parts[result.answer])
+        except TreeFormatError as err:
+            raise refuse(str(err)) from None
+        if result.size != len(parts[result.answer]) or replay.max_guesses > result.depth:
+            raise refuse(f"saved part {result.answer}: its tree does not solve its secrets within {result.depth} guesses")
+        done[result.answer, result.depth] = result
+    return done
+
+
+def find_by_first_answer(
+    solver: Solver,
+    first: int,
+    depth: int,
+    budget: int | None = None,
+    workers: int | None = None,
+    resume: Path | None = None,
+    progress: Progress | None = None,
+    fresh: bool = True,
+    executor: str = "local",
+    address: str | None = None,
+) -> Node | None:
+    """A tree of the whole game within `depth` guesses, first guess fixed, found part by part; None if a part has none found.
+
+    Each part is a task (largest first) for `TreeFinder`, which does at
+    most `budget` work on it (`TreeFinder.work`) if given; finished parts
+    are saved to `resume` as they come (with the parts of other heights
+    already there) and, unless `fresh`, reused from it.
+    A part without a tree ends the search (the caller then decides the
+    height exactly): no new part starts, and those under way finish and are
+    saved. The failure is not saved, since it proves nothing.
+    """
+    say = progress or (lambda message: None)
+    game = solver.game
+    parts = solver.split(solver.all_guesses, first)
+    answers = [str(solver.answer_to(first, part)) for part in parts]
+    header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "hard": solver.hard,
+              "search": "tree finder"}
+    saved: dict[tuple[str, int], FoundPart] = {}
+    if resume is not None and resume.exists() and not fresh:
+        secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
+        saved = read_found(resume, header, secrets, game)
+    done = {answer: saved[answer, depth - 1] for answer in answers if (answer, depth - 1) in saved}
+    if done:
+        say(f"resuming: {len(done)} of {len(parts)} parts already have a tree within {depth - 1}")
+    todo = deque(sorted(((part, answer) for part, answer in zip(parts, answers) if answer not in done),
+                        key=lambda pa: -len(pa[0])))
+    began = time.perf_counter()
+    missed = False
+    if todo:
+        with make_executor(executor, workers, address, verbose=progress is not None) as pool:
+            count = pool.start(_install_solver, (game, solver.table, solver.hard), len(todo))
+            running = 0
+            while todo or running:
+                while todo and running < count:
+                    part, answer = todo.popleft()
+                    pool.submit(_find_part, game, first, part, depth - 1, budget, answer, progress is not None)
+                    running += 1
+                result: FoundPart = pool.next_result()
+                running -= 1
+                if result.tree is None:
+                    say(f"{game.codes[first]} {result.answer}: {result.size} secrets, no tree within {depth - 1} found "
+                        f"({result.work} work, {result.seconds:.1f}s)")
+                    # No new parts; those under way finish (and are saved), so no worker is stopped mid-task.
+                    missed = True
+                    todo.clear()
+                    continue
+                done[result.answer] = saved[result.answer, result.depth] = result
+                if resume is not None:
+                    ordered = [saved[key].__dict__ for key in sorted(saved, key=lambda key: (key[1], answers.index(key[0])))]
+                    write_atomic(resume, orjson.dumps({"header": header, "parts": ordered}))
+                say(f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, tree found "
+                    f"({result.work} work, {result.seconds:.1f}s) [{time.perf_counter() - began:.0f}s elapsed]")
+    if missed:
+        return None
+    children = {solver.answer_to(first, part): done[a].tree for part, a in zip(parts, answers)}
+    return node(game.codes[first], children)

@@ -150,3 +150,17 @@ def canonical_codes(game: Game, history: list[str]) -> set[str]:
             if all(act(h) == h for h in history):
                 group.append(act)
     return {code for code in game.codes if all(act(code) >= code for act in group)}
+
+
+@lru_cache(maxsize=None)
+def fits_within(game: Game, secrets: frozenset[str], depth: int, hard: bool = False) -> bool:
+    """True if some tree finds every secret of `secrets` within `depth` guesses."""
+    if len(secrets) == 1:
+        return depth >= 1
+    if depth <= 1:
+        return False
+    for guess in guesses(game, secrets, hard):
+        split = useful_parts(game, secrets, guess)
+        if split is not None and all(fits_within(game, part, depth - 1, hard) for part in split.values()):
+            return True
+    return False

@@ -3,8 +3,10 @@
     height      `Solver`: the game's tables, symmetry, and the worst-case search
     cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
     refine      `refine`: a budgeted search's tree with a proven lower bound
+    finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
     _kernels    numba kernels of both searches
     _symmetry   numba kernels of symmetry (least guesses of each orbit)
+    _finder_kernels  numba kernels of the finder's last three guesses
 
 Data flows down: `cost` drives `height`'s `Solver`, both call the kernels,
 and nothing here imports the build or the CLI.
@@ -13,7 +15,11 @@ and nothing here imports the build or the CLI.
 from __future__ import annotations
 
 from .cost import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch
+from .finder import TreeFinder
 from .height import Progress, Solver, level_caps
 from .refine import others_bound, refine
 
-__all__ = ["GREEDY_RULES", "INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "level_caps", "others_bound", "refine"]
+__all__ = [
+    "GREEDY_RULES", "INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "TreeFinder",
+    "level_caps", "others_bound", "refine",
+]

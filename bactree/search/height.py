@@ -27,7 +27,7 @@ import numpy as np
 from .. import _kernels as _code_kernels
 from ..codes import answer_table, code_array, decode_answer, num_slots, solved_slot
 from ..game import Answer, Game
-from . import _kernels
+from . import _finder_kernels, _kernels
 from ._symmetry import _canonical_mask
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
@@ -50,12 +50,17 @@ def level_caps(game: Game, max_depth: int) -> np.ndarray:
     return caps
 
 
+class SearchBudgetExceeded(Exception):
+    """A search examined more sets than its budget allowed: it decided nothing, and nothing it remembered is wrong."""
+
+
 @dataclass
 class SearchStats:
     """Counters of one search, for progress lines and benchmarks."""
 
     python_nodes: int = 0
     kernel_calls: int = 0
+    kernel_tries: int = 0  # guesses tried with three guesses left (`_three_left_guess`), for budgets
     memo_hits: int = 0
     refuted: list[int] = field(default_factory=list)
 
@@ -80,6 +85,8 @@ class Solver:
         self.no_guesses = self.all_guesses[:0]
         self.progress = progress
         self.stats = SearchStats()
+        # Most work `find_guess` may do (`work`); None: no limit.
+        self.budget: int | None = None
         self._memo: dict[tuple[bytes, int], int] = {}
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -104,6 +111,11 @@ class Solver:
             pool = np.intersect1d(pool, subset, assume_unique=True)
         return pool
 
+    @property
+    def work(self) -> int:
+        """Sets searched here and by the kernels, plus guesses tried at three left: what budgets count (deterministic)."""
+        return self.stats.python_nodes + self.stats.kernel_calls + self.stats.kernel_tries
+
     # -- feasibility ----------------------------------------------------
     def find_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> int:
         """A guess that starts a tree solving `subset` within `depth` guesses, or -1 if none exists."""
@@ -112,8 +124,18 @@ class Solver:
             return int(subset[0]) if depth >= s else -1
         if s > self.caps[depth]:
             return -1
+        if self.budget is not None and self.work >= self.budget:
+            raise SearchBudgetExceeded
         if depth <= KERNEL_DEPTH:
             self.stats.kernel_calls += 1
+            if self.num_slots <= _finder_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
+                if depth == 2:
+                    return int(_finder_kernels._separating_guess(self.table, subset, self.hard))
+                guess, tried = _finder_kernels._three_left_guess(
+                    self.table, subset, self.solved, self.num_slots, self.caps[2], self.hard, -1
+                )
+                self.stats.kernel_tries += int(tried)
+                return int(guess)
             return int(
                 _kernels._find_guess(
                     self.table, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,

@@ -1,0 +1,192 @@
+"""Numba kernels of the tree finder (`bactree.search.finder`): the last three guesses, fast.
+
+With two guesses left a set is solved only by a guess that gives each of
+its secrets a different answer; with three, by a guess whose every part is
+solved so with two. `height._find_guess` tests the first by reading each
+guess's row of the answer table at the set's secrets, a cache miss per
+secret for each of 30240 guesses on 5 of 10; here every guess is tested at
+once in a streaming pass over the secrets' rows (the table is symmetric),
+with the answers seen so far as one 64-bit mask per guess. These kernels
+are self-contained (numba's cache does not see callees in other files).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Answers are bits of a 64-bit mask: games of at most 6 positions ((6 + 1) ** 2 = 49 answers).
+MAX_SLOTS = 64
+
+
+@njit(cache=True)
+def _mix(z):
+    """The splitmix64 finaliser: a well-spread 64-bit function of a 64-bit word."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _same_partition(row, other, subset, solved, forward, backward):
+    """True if guesses with answer rows `row` and `other` split `subset` into the same parts (and solve the same secret)."""
+    forward[:] = -1
+    backward[:] = -1
+    for x in subset:
+        a, b = row[x], other[x]
+        if (a == solved) != (b == solved):
+            return False
+        if forward[a] < 0 and backward[b] < 0:
+            forward[a] = b
+            backward[b] = a
+        elif forward[a] != b or backward[b] != a:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _separating_guess(table, part, hard):
+    """A guess giving every secret of `part` its own answer (two guesses then solve it), or -1.
+
+    Codes of `part` are tried first, in order, then (unless `hard`) every
+    code from the lowest: the first that separates is returned.
+    """
+    k = part.shape[0]
+    for i in range(k):
+        row = table[part[i]]
+        seen = np.uint64(0)
+        distinct = True
+        for x in part:
+            bit = np.uint64(1) << np.uint64(row[x])
+            if seen & bit:
+                distinct = False
+                break
+            seen |= bit
+        if distinct:
+            return part[i]
+    if hard:
+        return -1
+    num_codes = table.shape[1]
+    seen_by = np.zeros(num_codes, np.uint64)
+    clash = np.zeros(num_codes, np.uint64)
+    for x in part:
+        row = table[x]
+        for g in range(num_codes):
+            bit = np.uint64(1) << np.uint64(row[g])
+            clash[g] |= seen_by[g] & bit
+            seen_by[g] |= bit
+    for g in range(num_codes):
+        if clash[g] == 0:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def _three_left_guess(table, subset, solved, num_slots, limit, hard, max_tries):
+    """(a guess after which every part of `subset` is solved within two guesses, or -1; the guesses tried).
+
+    At most `max_tries` guesses are tried (all when it is negative): then -1 proves nothing.
+
+    One streaming pass counts every guess's parts (at most `limit`, the
+    most two guesses solve, all-bulls aside) and hashes its partition, so
+    only one guess per distinct partition is tried (guesses with equal
+    hashes are compared exactly). With every guess tried the answer is
+    exact, as `height._find_guess`'s is. Guesses go by their
+    largest part, smallest first; on ties codes of `subset` first, then the
+    rest from the lowest. Parts are tested largest first with
+    `_separating_guess`.
+    """
+    s = subset.shape[0]
+    num_codes = table.shape[1]
+    counts = np.zeros(num_slots * num_codes, np.uint16)
+    sums = np.zeros(num_slots * num_codes, np.uint64)
+    for x in subset:
+        row = table[x]
+        w = _mix(np.uint64(x) + np.uint64(0x9E3779B97F4A7C15))
+        for g in range(num_codes):
+            slot = row[g] * num_codes + g
+            counts[slot] += 1
+            sums[slot] += w
+    member = np.zeros(num_codes, np.bool_)
+    for x in subset:
+        member[x] = True
+    order = np.empty(num_codes, np.int64)
+    hashes = np.empty(num_codes, np.uint64)
+    largest_of = np.empty(num_codes, np.int64)
+    num = 0
+    for idx in range(s + (0 if hard else num_codes)):
+        if idx < s:
+            g = subset[idx]
+        else:
+            g = idx - s
+            if member[g]:
+                continue
+        fits = True
+        largest = 0
+        h = np.uint64(0)
+        for a in range(num_slots):
+            if a == solved:
+                continue
+            c = counts[a * num_codes + g]
+            if c > limit:
+                fits = False
+                break
+            largest = max(largest, c)
+            if c:
+                h += _mix(sums[a * num_codes + g])
+        if not fits or (largest == s and not member[g]):
+            continue  # a part too large, or the guess tells nothing
+        order[num] = g
+        hashes[num] = h
+        largest_of[num] = largest
+        num += 1
+    by_hash = np.argsort(hashes[:num], kind="mergesort")  # stable: the first of each partition stays first
+    keep = np.zeros(num, np.bool_)
+    forward = np.empty(num_slots, np.int64)
+    backward = np.empty(num_slots, np.int64)
+    group = 0  # where the run of equal hashes that by_hash[i] belongs to starts
+    for i in range(num):
+        if i > 0 and hashes[by_hash[i]] != hashes[by_hash[i - 1]]:
+            group = i
+        keep[by_hash[i]] = True
+        for j in range(group, i):  # equal hashes: compared exactly, so only true duplicates go
+            if keep[by_hash[j]] and _same_partition(
+                table[order[by_hash[j]]], table[order[by_hash[i]]], subset, solved, forward, backward
+            ):
+                keep[by_hash[i]] = False
+                break
+    kept = np.flatnonzero(keep)
+    kept = kept[np.argsort(largest_of[kept], kind="mergesort")]  # smallest largest part first: likelier to work
+    part_counts = np.zeros(num_slots, np.int64)
+    starts = np.zeros(num_slots + 1, np.int64)
+    fill = np.zeros(num_slots, np.int64)
+    ordered = np.empty(s, np.int64)
+    tries = 0
+    for i in kept:
+        if tries == max_tries:
+            return -1, tries
+        tries += 1
+        g = order[i]
+        row = table[g]
+        part_counts[:] = 0
+        for x in subset:
+            part_counts[row[x]] += 1
+        for a in range(num_slots):
+            starts[a + 1] = starts[a] + part_counts[a]
+            fill[a] = starts[a]
+        for x in subset:
+            a = row[x]
+            ordered[fill[a]] = x
+            fill[a] += 1
+        sizes = part_counts.copy()
+        sizes[solved] = 0
+        works = True
+        for a in np.argsort(-sizes, kind="mergesort"):
+            if sizes[a] < 3:
+                break  # parts of at most 2 take at most two guesses
+            if _separating_guess(table, ordered[starts[a]:starts[a + 1]], hard) < 0:
+                works = False
+                break
+        if works:
+            return g, tries
+    return -1, tries

@@ -1,0 +1,114 @@
+"""The tree finder (`TreeFinder`, `--tie-break none`): its kernels against the brute force, its trees, its resume file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive_search import fits_within, parts
+
+from bactree.build import build
+from bactree.game import Game
+from bactree.search import Solver, TreeFinder
+from bactree.search._finder_kernels import _separating_guess, _three_left_guess
+from bactree.subproblems import ResumeFileError
+from bactree.treefile import check_document, dumps, replay_tree
+
+GAMES = [Game(3, "012345", False), Game(2, "1234", True), Game(3, "1234", True)]
+SOLVERS = {game: Solver(game) for game in GAMES}
+
+
+def _subset(game: Game, picks: list[int]) -> np.ndarray:
+    return np.array(sorted({p % len(game.codes) for p in picks}), np.int64)
+
+
+def _tree_within(game: Game, secrets: frozenset[str], guess: str, depth: int, hard: bool) -> bool:
+    """The guess is allowed and leaves parts each solvable within `depth - 1` (brute force)."""
+    if hard and guess not in secrets:
+        return False
+    split = parts(game, secrets, guess)
+    return (guess in secrets or len(split) > 1) and all(fits_within(game, p, depth - 1, hard) for p in split.values())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(GAMES), st.lists(st.integers(0, 10**6), min_size=3, max_size=40), st.booleans(),
+       st.sampled_from([-1, 1, 3]))
+def test_last_guess_kernels_match_the_brute_force(game, picks, hard, max_tries):
+    solver = SOLVERS[game]
+    subset = _subset(game, picks)
+    secrets = frozenset(game.codes[i] for i in subset)
+    if len(subset) <= solver.caps[2]:
+        two = int(_separating_guess(solver.table, subset, hard))
+        assert (two >= 0) == fits_within(game, secrets, 2, hard)
+        if two >= 0:
+            assert _tree_within(game, secrets, game.codes[two], 2, hard)
+    three, tried = _three_left_guess(solver.table, subset, solver.solved, solver.num_slots, solver.caps[2], hard, max_tries)
+    if three >= 0:
+        assert _tree_within(game, secrets, game.codes[int(three)], 3, hard)
+    if max_tries < 0:
+        assert (three >= 0) == fits_within(game, secrets, 3, hard)
+    else:
+        assert tried <= max_tries
+        if three < 0 and tried < max_tries:  # every guess tried: a refutation
+            assert not fits_within(game, secrets, 3, hard)
+
+
+@pytest.mark.parametrize("game", [Game(4, "012345", False), Game(4, "0123456", False), Game(4, "12345", True)], ids=str)
+def test_found_trees_have_the_least_height(game):
+    solver = Solver(game)
+    height = solver.min_height()
+    finder = TreeFinder(solver)
+    everything = solver.all_guesses
+    assert finder.find(everything, height) >= 0
+    tree = finder.tree(everything, height)
+    assert replay_tree(game, tree).max_guesses == height
+
+
+def test_a_narrow_search_fails_without_claiming_and_a_wider_one_succeeds():
+    game = Game(4, "0123456", False)
+    solver = Solver(game)
+    height = solver.min_height()
+    finder = TreeFinder(solver)
+    assert finder.find(solver.all_guesses, height - 1) < 0  # refuted heights are never claimed
+    assert finder.find(solver.all_guesses, height, widths=(1, 2, 4)) >= 0
+
+
+GAME = Game(3, "012345", False)  # first guess forced: 8 parts
+
+
+def test_resumed_height_search_gives_the_same_bytes(tmp_path: Path):
+    path = tmp_path / "out.json.resume"
+    fresh = build(GAME, "worst-case", "none", workers=1, checkpoint=path)
+    saved = orjson.loads(path.read_bytes())
+    saved["parts"] = [part for part in saved["parts"] if part["depth"] == fresh.height - 1]
+    assert len(saved["parts"]) == 8
+    saved["parts"] = saved["parts"][:3]
+    path.write_bytes(orjson.dumps(saved))
+    resumed = build(GAME, "worst-case", "none", workers=1, checkpoint=path, resume=True)
+    assert dumps(resumed.document) == dumps(fresh.document)
+    assert dumps(build(GAME, "worst-case", "none", workers=2).document) == dumps(fresh.document)
+
+
+def test_a_tampered_height_resume_file_is_refused(tmp_path: Path):
+    path = tmp_path / "out.json.resume"
+    build(GAME, "worst-case", "none", workers=1, checkpoint=path)
+    saved = orjson.loads(path.read_bytes())
+    saved["parts"][0]["tree"] = saved["parts"][1]["tree"]
+    path.write_bytes(orjson.dumps(saved))
+    with pytest.raises(ResumeFileError, match="saved part"):
+        build(GAME, "worst-case", "none", workers=1, checkpoint=path, resume=True)
+
+
+def test_a_budget_leaves_a_height_undecided_as_a_lower_bound():
+    game = Game(4, "0123456", False)
+    solver = Solver(game)
+    counting = next(d for d in range(1, 99) if solver.caps[d] >= solver.num_codes)
+    result = build(game, "worst-case", "none", budget=0, workers=1)
+    check_document(result.document)
+    assert result.document["optimal"] is False
+    assert result.stats["lower_bound"] == counting
+    assert result.height >= solver.min_height() >= counting
