@@ -63,6 +63,30 @@ class ResumeFileError(BactreeError):
     """A resume file that is unreadable, corrupted, or made by another build: refused, never trusted."""
 
 
+def _saved_parts(path: Path, header: dict[str, Any], fields: set[str], made_by: str) -> list[dict[str, Any]]:
+    """The saved parts of resume file `path` as raw objects, once its JSON, shape, header and parts' fields check out.
+
+    `made_by` names what the header records, for the message when it is another build's.
+    """
+    try:
+        saved = orjson.loads(path.read_bytes())
+    except OSError as err:
+        raise ResumeFileError(f"{path}: cannot read: {err.strerror or err}") from None
+    except orjson.JSONDecodeError:
+        raise _refuse(path, "not a resume file (not valid JSON)") from None
+    if not isinstance(saved, dict) or set(saved) != {"header", "parts"} or not isinstance(saved["parts"], list):
+        raise _refuse(path, "not a resume file (expected an object with 'header' and 'parts')")
+    if saved["header"] != header:
+        raise _refuse(path, f"made by a different build ({made_by})")
+    if any(not isinstance(raw, dict) or set(raw) != fields for raw in saved["parts"]):
+        raise _refuse(path, "a saved part does not have the fields of one")
+    return saved["parts"]
+
+
+def _refuse(path: Path, problem: str) -> ResumeFileError:
+    return ResumeFileError(f"{path}: {problem}; remove it to start afresh")
+
+
 def read_resume(path: Path, header: dict[str, Any], parts: dict[str, list[str]], game: Game, depth: int) -> dict[str, PartResult]:
     """The subproblems an interrupted build saved in `path`, each checked before it is reused.
 
@@ -73,22 +97,11 @@ def read_resume(path: Path, header: dict[str, Any], parts: dict[str, list[str]],
     """
 
     def refuse(problem: str) -> ResumeFileError:
-        return ResumeFileError(f"{path}: {problem}; remove it to start afresh")
+        return _refuse(path, problem)
 
-    try:
-        saved = orjson.loads(path.read_bytes())
-    except OSError as err:
-        raise ResumeFileError(f"{path}: cannot read: {err.strerror or err}") from None
-    except orjson.JSONDecodeError:
-        raise refuse("not a resume file (not valid JSON)") from None
-    if not isinstance(saved, dict) or set(saved) != {"header", "parts"} or not isinstance(saved["parts"], list):
-        raise refuse("not a resume file (expected an object with 'header' and 'parts')")
-    if saved["header"] != header:
-        raise refuse("made by a different build (game, first guess, cap, budget, hard mode or greedy rule)")
+    made_by = "game, first guess, cap, budget, hard mode or greedy rule"
     done: dict[str, PartResult] = {}
-    for raw in saved["parts"]:
-        if not isinstance(raw, dict) or set(raw) != set(PartResult.__dataclass_fields__):
-            raise refuse("a saved part does not have the fields of one")
+    for raw in _saved_parts(path, header, set(PartResult.__dataclass_fields__), made_by):
         result = PartResult(**raw)
         if not isinstance(result.answer, str) or result.answer not in parts or result.answer in done:
             raise refuse(f"saved part {result.answer!r} is not an answer to the first guess, or is there twice")
@@ -459,22 +472,10 @@ def read_found(path: Path, header: dict[str, Any], parts: dict[str, list[str]], 
     """The parts' trees an interrupted height search saved in `path`, by (answer, depth), each replayed before reuse."""
 
     def refuse(problem: str) -> ResumeFileError:
-        return ResumeFileError(f"{path}: {problem}; remove it to start afresh")
+        return _refuse(path, problem)
 
-    try:
-        saved = orjson.loads(path.read_bytes())
-    except OSError as err:
-        raise ResumeFileError(f"{path}: cannot read: {err.strerror or err}") from None
-    except orjson.JSONDecodeError:
-        raise refuse("not a resume file (not valid JSON)") from None
-    if not isinstance(saved, dict) or set(saved) != {"header", "parts"} or not isinstance(saved["parts"], list):
-        raise refuse("not a resume file (expected an object with 'header' and 'parts')")
-    if saved["header"] != header:
-        raise refuse("made by a different build (game, first guess or hard mode)")
     done: dict[tuple[str, int], FoundPart] = {}
-    for raw in saved["parts"]:
-        if not isinstance(raw, dict) or set(raw) != set(FoundPart.__dataclass_fields__):
-            raise refuse("a saved part does not have the fields of one")
+    for raw in _saved_parts(path, header, set(FoundPart.__dataclass_fields__), "game, first guess or hard mode"):
         result = FoundPart(**raw)
         if (not isinstance(result.answer, str) or result.answer not in parts or type(result.depth) is not int
                 or (result.answer, result.depth) in done):
