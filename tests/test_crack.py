@@ -26,7 +26,7 @@ from bactree.game import BactreeError
 from naive import score as naive_score
 from naive_crack import all_secrets, crack_first_consistent
 
-EXACT = ["best", "count-split"]
+EXACT = ["best", "anneal", "count-split"]
 TINY_GAMES = [(3, 4, True), (3, 5, False), (2, 2, True), (4, 3, True), (3, 3, False), (1, 4, True)]
 
 
@@ -183,3 +183,14 @@ def test_a_lie_is_caught(fake_program) -> None:
     with pytest.raises(ContradictionError, match=r"question \d+: the answer contradicts earlier answers"):
         make_cracker("best")(oracle, None)
     oracle.close()
+
+
+def test_anneal_falls_back_to_count_split_at_its_question_limit(monkeypatch) -> None:
+    """With no questions left to anneal, count-split's locating phase still finds the key exactly."""
+    import bactree.crack.anneal as anneal_module
+
+    puzzle = Puzzle(30, PAPER_SYMBOLS, True)
+    secret = puzzle.random_code(np.random.default_rng(5))
+    monkeypatch.setattr(anneal_module, "question_limit", lambda length, num_symbols: num_symbols + 3)
+    found, queries, oracle = crack("anneal", puzzle, secret)
+    assert np.array_equal(found, secret) and oracle.solved and queries > puzzle.num_symbols + 3

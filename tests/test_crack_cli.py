@@ -53,7 +53,7 @@ def test_summary_line_and_progress_on_stderr() -> None:
     result = runner.invoke(app, ["crack", "-n", "50", "-k", "60", "--no-repeats", "--random", "--seed", "3"])
     assert result.exit_code == 0, result.output
     assert result.stdout.count("\n") == 1 and "solved in" in result.stdout
-    assert "positions known" in result.stderr
+    assert "positions right so far" in result.stderr
 
 
 def test_oracle_cmd_garbled_answer_is_one_line(tmp_path) -> None:

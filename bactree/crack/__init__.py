@@ -5,7 +5,8 @@ cracked question by question instead. A cracker sees only the answers of an
 `Oracle` (a known secret, a person at the terminal, or an external
 program) and returns a `CrackResult`. Crackers are found by name:
 
-    best         the default: for now the same method as count-split (see README)
+    best         the default: anneal up to 60 positions, count-split beyond (see README)
+    anneal       count the symbols, then ask codes that (nearly) fit every answer so far
     count-split  count the symbols, then halve position sets (the simple baseline)
     ga-woc       the genetic algorithm + wisdom of crowds of Eisert, Mikula and Waigel
 
@@ -25,21 +26,36 @@ from .result import CrackResult, Progress
 
 Cracker = Callable[[Oracle, "Progress | None"], CrackResult]
 
-CRACKERS = ("best", "count-split", "ga-woc")
+CRACKERS = ("best", "anneal", "count-split", "ga-woc")
 
 
 def make_cracker(name: str, seed: int = 0) -> Cracker:
     """The cracker called `name`, as a function of (oracle, progress)."""
-    if name in ("best", "count-split"):
+    if name == "best":
+        return partial(_crack_best, seed=seed)
+    if name == "anneal":
+        from .anneal import crack_anneal
+
+        return partial(crack_anneal, seed=seed)
+    if name == "count-split":
         from .count_split import crack_count_split
 
-        # `best` is count-split until a stronger method measures better (see README, Cracking long keys).
         return crack_count_split
     if name == "ga-woc":
         from .ga_woc import crack_ga_woc
 
         return partial(crack_ga_woc, seed=seed)
     raise BactreeError(f"unknown strategy {name!r}: choose one of {', '.join(CRACKERS)}")
+
+
+def _crack_best(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
+    """anneal where it measures best (up to ANNEAL_MAX_LENGTH positions), count-split on longer keys."""
+    from .anneal import ANNEAL_MAX_LENGTH, crack_anneal
+    from .count_split import crack_count_split
+
+    if oracle.puzzle.length <= ANNEAL_MAX_LENGTH:
+        return crack_anneal(oracle, progress, seed)
+    return crack_count_split(oracle, progress)
 
 
 __all__ = [

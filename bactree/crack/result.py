@@ -7,7 +7,8 @@ from typing import Callable
 
 import numpy as np
 
-# Called now and then with (questions so far, positions known).
+# Called now and then with (questions so far, positions right so far): the positions located,
+# or for `anneal` the most bulls any question has got.
 Progress = Callable[[int, int], None]
 
 
