@@ -194,3 +194,23 @@ def test_anneal_falls_back_to_count_split_at_its_question_limit(monkeypatch) -> 
     monkeypatch.setattr(anneal_module, "question_limit", lambda length, num_symbols: num_symbols + 3)
     found, queries, oracle = crack("anneal", puzzle, secret)
     assert np.array_equal(found, secret) and oracle.solved and queries > puzzle.num_symbols + 3
+
+
+@pytest.mark.parametrize("wrong", [1, 5, 17])
+def test_settle_finds_the_right_positions_of_a_guess_then_the_rest(wrong: int) -> None:
+    """Against a filler the secret lacks, halving finds which positions of a guess are right; count-split does the rest."""
+    from bactree.crack.anneal import settle
+    from bactree.crack.count_split import count_symbols
+
+    puzzle = Puzzle(40, PAPER_SYMBOLS[:10], True)
+    rng = np.random.default_rng(wrong)
+    secret = rng.integers(0, 9, 40)  # symbol 9 never occurs: the filler
+    guess = secret.copy()
+    changed = rng.choice(40, wrong, replace=False)
+    guess[changed] = (guess[changed] + 1 + rng.integers(0, 8, wrong)) % 9
+    oracle = SecretOracle(puzzle, secret)
+    counts = count_symbols(oracle)
+    bulls, _ = oracle.ask(guess)
+    assert bulls == 40 - wrong
+    result = settle(oracle, guess, bulls, 9, counts, None)
+    assert np.array_equal(result.found, secret) and oracle.solved

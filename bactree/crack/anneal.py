@@ -34,6 +34,7 @@ from .result import CrackResult, Progress
 ANNEAL_MAX_LENGTH = 60  # `best` anneals keys up to this length, and splits longer ones
 MOVES = 30_000  # annealing moves per question
 TEMPERATURE = 1.2  # Metropolis temperature, in units of one bull of violation
+STALL = 15  # questions without a better best guess, 7/8 right, before settling it (when a symbol is absent)
 
 
 def question_limit(length: int, num_symbols: int) -> int:
@@ -52,8 +53,11 @@ def crack_anneal(oracle: Oracle, progress: Progress | None = None, seed: int = 0
     candidate = rng.permutation(np.repeat(np.arange(k), counts))
     asked = _Questions(n, k)
     limit = question_limit(n, k)
-    best_bulls, restarts = 0, 0
+    absent = np.flatnonzero(counts == 0)
+    best, best_bulls, since_best, restarts = candidate.copy(), -1, 0, 0
     while oracle.queries < limit and restarts < 10:
+        if len(absent) and since_best >= STALL and best_bulls >= n - n // 8:
+            return settle(oracle, best, best_bulls, int(absent[0]), counts, progress)
         anneal(
             candidate, asked.guesses, asked.answers, asked.count, asked.head, asked.next,
             k, MOVES, TEMPERATURE, seed * 1_000_003 + oracle.queries,
@@ -68,10 +72,44 @@ def crack_anneal(oracle: Oracle, progress: Progress | None = None, seed: int = 0
         if oracle.solved:
             return CrackResult(guess, oracle.queries, True, 0)
         asked.add(guess, bulls)
-        best_bulls = max(best_bulls, bulls)
+        since_best += 1
+        if bulls > best_bulls:
+            best, best_bulls, since_best = guess, bulls, 0
         if progress:
             progress(oracle.queries, best_bulls)
+    if len(absent):
+        return settle(oracle, best, best_bulls, int(absent[0]), counts, progress)
     return locate(oracle, counts, np.full(n, -1, dtype=np.int64), progress)
+
+
+def settle(
+    oracle: Oracle, guess: np.ndarray, bulls: int, filler: int, counts: np.ndarray, progress: Progress | None
+) -> CrackResult:
+    """Find which positions of an asked guess are right, then locate the others with count-split.
+
+    `filler` is a symbol the secret lacks: a question holding the guess on a
+    set P and the filler elsewhere gets exactly the guess's right positions
+    in P as bulls, so halving sets with a known number right finds them all.
+    """
+    n = oracle.puzzle.length
+    known = np.full(n, -1, dtype=np.int64)
+    stack = [(np.arange(n), bulls)]
+    while stack:
+        positions, right = stack.pop()
+        if right < 0 or right > len(positions):
+            raise oracle.contradiction()
+        if right in (0, len(positions)):
+            known[positions[:right]] = guess[positions[:right]]
+            continue
+        half = positions[: len(positions) // 2]
+        probe = np.full(n, filler, dtype=np.int64)
+        probe[half] = guess[half]
+        first, _ = oracle.ask(probe)
+        stack.append((positions[len(half) :], right - first))
+        stack.append((half, first))
+    if progress:
+        progress(oracle.queries, int(np.count_nonzero(known >= 0)))
+    return locate(oracle, counts, known, progress)
 
 
 class _Questions:
