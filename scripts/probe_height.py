@@ -1,7 +1,7 @@
 """Probe a set where a least-height search is stuck: its guesses ranked with one guess of lookahead, or each decided exactly.
 
 Usage:
-  python scripts/probe_height.py [-n 5] [--symbols 0123456789] [--game bulls-cows] --path PATH rank --left D [--top K]
+  python scripts/probe_height.py [-n 5] [--symbols 0123456789] [--game bulls-cows] --path PATH [--by-lookahead] rank --left D [--top K]
   python scripts/probe_height.py ... --path PATH decide --left D [--start I] [--count N]
 
 The set probed is what the guesses of PATH leave: PATH is comma-separated
@@ -15,6 +15,8 @@ still-possible, then lowest code).
 `rank` prints, for the best K guesses, their part sizes and one guess of
 lookahead: over the guess's parts, the largest of the least largest part a
 next guess can leave (so what the guess after next must still solve).
+With `--by-lookahead` both commands take the guesses by that figure first
+(the finder's order on ties): a ranking with one guess of lookahead.
 
 `decide` decides each guess in that order, exactly (`Solver.find_guess`,
 every guess tried below it): whether it starts a tree solving the set
@@ -65,22 +67,40 @@ def least_largest(solver: Solver, part: np.ndarray, history: tuple[int, ...]) ->
     return int(counts.max(axis=1).min())
 
 
-def rank(solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, top: int) -> None:
+def lookahead(solver: Solver, subset: np.ndarray, history: tuple[int, ...], guess: int) -> int:
+    """Over the parts of more than two secrets that `guess` leaves, the largest of their `least_largest`."""
+    after = history + (guess,)
+    return max((least_largest(solver, part, after) for part in solver.split(subset, guess) if len(part) > 2), default=0)
+
+
+def ordered_guesses(
+    solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, by_lookahead: bool
+) -> list[int]:
+    """The guesses probed, in `TreeFinder`'s order, or with `by_lookahead` by `lookahead` first (stable)."""
+    ranked = TreeFinder(solver).ranked_guesses(subset, left, history).tolist()
+    if by_lookahead:
+        ranked.sort(key=lambda guess: lookahead(solver, subset, history, guess))
+    return ranked
+
+
+def rank(solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, top: int, by_lookahead: bool) -> None:
     codes = solver.game.codes
-    for index, guess in enumerate(TreeFinder(solver).ranked_guesses(subset, left, history)[:top].tolist()):
+    for index, guess in enumerate(ordered_guesses(solver, subset, history, left, by_lookahead)[:top]):
         sizes = sorted((len(part) for part in solver.split(subset, guess)), reverse=True)
-        after = history + (guess,)
-        ahead = max((least_largest(solver, part, after) for part in solver.split(subset, guess) if len(part) > 2), default=0)
+        ahead = lookahead(solver, subset, history, guess)
         print(f"{index} {codes[guess]}: parts {' '.join(map(str, sizes))}; after the next guess at least {ahead}", flush=True)
 
 
-def decide(solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, start: int, count: int | None) -> bool:
+def decide(
+    solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, start: int, count: int | None,
+    by_lookahead: bool = False,
+) -> bool:
     """Print each guess's outcome from `start`; True when a guess works."""
     codes = solver.game.codes
-    ranked = TreeFinder(solver).ranked_guesses(subset, left, history)
+    ranked = ordered_guesses(solver, subset, history, left, by_lookahead)
     stop = len(ranked) if count is None else min(len(ranked), start + count)
     for index in range(start, stop):
-        guess = int(ranked[index])
+        guess = ranked[index]
         after = history + (guess,)
         parts = sorted(solver.split(subset, guess), key=len, reverse=True)
         failed = next((part for part in parts if solver.find_guess(part, left - 1, after) < 0), None)
@@ -100,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", "--length", type=int, default=5)
     parser.add_argument("--symbols", default=None)
     parser.add_argument("--path", required=True)
+    parser.add_argument("--by-lookahead", action="store_true", help="order guesses by the lookahead figure first")
     commands = parser.add_subparsers(dest="command", required=True)
     ranking = commands.add_parser("rank")
     ranking.add_argument("--left", type=int, required=True, help="guesses left for the set")
@@ -118,9 +139,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"Error: {err}")
     print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}", flush=True)
     if args.command == "rank":
-        rank(solver, subset, history, args.left, args.top)
+        rank(solver, subset, history, args.left, args.top, args.by_lookahead)
     else:
-        decide(solver, subset, history, args.left, args.start, args.count)
+        decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead)
     print(f"{time.perf_counter() - began:.1f}s", file=sys.stderr)
 
 

@@ -68,6 +68,23 @@ def test_rank_lines_give_parts_and_the_least_largest_part_after_the_next_guess(c
         assert int(ahead) == max(least, default=0)
 
 
+def test_lookahead_order_sorts_the_same_guesses_by_the_lookahead_figure(capsys):
+    game = Game(3, "0123456", False)
+    _, plain = _probe(capsys, game, "012/0B1C", "rank", "--left", "4", "--top", "1000")
+    _, ahead = _probe(capsys, game, "012/0B1C", "--by-lookahead", "rank", "--left", "4", "--top", "1000")
+    figures = [int(line.rsplit(" ", 1)[1]) for line in ahead]
+    assert figures == sorted(figures) and plain != ahead
+    assert sorted(line.split(" ", 1)[1] for line in plain) == sorted(line.split(" ", 1)[1] for line in ahead)
+
+
+def test_decide_follows_the_lookahead_order(capsys):
+    game = Game(3, "01234567", False)
+    _, ahead = _probe(capsys, game, "012/0B1C", "--by-lookahead", "rank", "--left", "4", "--top", "1000")
+    _, decided = _probe(capsys, game, "012/0B1C", "--by-lookahead", "decide", "--left", "4")
+    assert decided[-1] == f"refuted: none of the {len(ahead)} guesses starts a tree within 4"
+    assert [line.split(":")[0] for line in decided[:-1]] == [line.split(":")[0] for line in ahead]
+
+
 def test_a_path_answer_no_secret_gives_is_one_line(capsys):
     with pytest.raises(SystemExit, match="^Error: no secret left gives 3B0C to 012$"):
         probe_height.main(["-n", "3", "--symbols", "0123456", "--path", "012/0B0C,012/3B0C", "rank", "--left", "3"])
