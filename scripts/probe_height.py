@@ -59,18 +59,21 @@ def probed_set(solver: Solver, path: str) -> tuple[np.ndarray, tuple[int, ...]]:
     return subset, history
 
 
-def least_largest(solver: Solver, part: np.ndarray, history: tuple[int, ...]) -> int:
-    """The least, over the canonical guesses after `history`, of the largest part a guess leaves of `part`."""
-    pool = solver.canonical_guesses(history)
-    counts = code_kernels._partition_counts(solver.table, pool, part, solver.num_slots)
+def least_largest(solver: Solver, part: np.ndarray) -> int:
+    """The least, over every guess, of the largest part a guess leaves of `part`.
+
+    Every guess, not the canonical ones: the least is the same (the
+    stabiliser of the part's history maps the part onto itself), and
+    finding the canonical guesses of each new history costs more than this.
+    """
+    counts = code_kernels._partition_counts(solver.table, solver.all_guesses, part, solver.num_slots)
     counts[:, solver.solved] = 0
     return int(counts.max(axis=1).min())
 
 
-def lookahead(solver: Solver, subset: np.ndarray, history: tuple[int, ...], guess: int) -> int:
+def lookahead(solver: Solver, subset: np.ndarray, guess: int) -> int:
     """Over the parts of more than two secrets that `guess` leaves, the largest of their `least_largest`."""
-    after = history + (guess,)
-    return max((least_largest(solver, part, after) for part in solver.split(subset, guess) if len(part) > 2), default=0)
+    return max((least_largest(solver, part) for part in solver.split(subset, guess) if len(part) > 2), default=0)
 
 
 def ordered_guesses(
@@ -79,7 +82,7 @@ def ordered_guesses(
     """The guesses probed, in `TreeFinder`'s order, or with `by_lookahead` by `lookahead` first (stable)."""
     ranked = TreeFinder(solver).ranked_guesses(subset, left, history).tolist()
     if by_lookahead:
-        ranked.sort(key=lambda guess: lookahead(solver, subset, history, guess))
+        ranked.sort(key=lambda guess: lookahead(solver, subset, guess))
     return ranked
 
 
@@ -87,7 +90,7 @@ def rank(solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int
     codes = solver.game.codes
     for index, guess in enumerate(ordered_guesses(solver, subset, history, left, by_lookahead)[:top]):
         sizes = sorted((len(part) for part in solver.split(subset, guess)), reverse=True)
-        ahead = lookahead(solver, subset, history, guess)
+        ahead = lookahead(solver, subset, guess)
         print(f"{index} {codes[guess]}: parts {' '.join(map(str, sizes))}; after the next guess at least {ahead}", flush=True)
 
 
