@@ -2,7 +2,7 @@
 
 Usage:
   python scripts/probe_height.py [-n 5] [--symbols 0123456789] [--game bulls-cows] --path PATH [--by-lookahead] rank --left D [--top K]
-  python scripts/probe_height.py ... --path PATH decide --left D [--start I] [--count N]
+  python scripts/probe_height.py ... --path PATH [--by-lookahead] decide --left D [--start I] [--count N]
 
 The set probed is what the guesses of PATH leave: PATH is comma-separated
 guesses, each CODE/ANSWER (the part of that answer) or CODE alone (its
