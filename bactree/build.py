@@ -151,6 +151,8 @@ def build(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
             executor=executor, address=address, greedy=greedy,
         )
+        if others < INFINITE:
+            say(f"trees that start with {game.codes[first]} cost at least {lower}; any other, at least {others}")
         lower = min(lower, others)
     else:
         search = CostSearch(solver, cost_kind, say, greedy)

@@ -163,6 +163,11 @@ def _install_solver(game: Game, table: np.ndarray, hard: bool) -> None:
     _worker_solver, _worker_search = Solver(game, hard=hard, table=table), None
 
 
+def _worker_report(tag: str) -> Progress:
+    """A worker's progress: lines to its stderr, tagged with the task's part (workers write there directly)."""
+    return lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)
+
+
 def _solve_part(
     game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool,
     greedy: str = "bound",
@@ -171,8 +176,7 @@ def _solve_part(
     solver = _worker_solver
     assert solver is not None and solver.game == game, "worker not set up for this game"
     start = time.perf_counter()
-    tag = f"{game.codes[first]} {answer}"
-    report = (lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)) if verbose else None
+    report = _worker_report(f"{game.codes[first]} {answer}") if verbose else None
     search = CostSearch(solver, TOTAL_GUESSES, progress=report, greedy_rule=greedy)
     history = (first,)
     if budget is not None:
@@ -228,10 +232,16 @@ class BranchResult:
     sets: int
 
 
-def _solve_branch(game: Game, first: int, part: np.ndarray, depth: int, guess: int, bound: int, answer: str) -> BranchResult:
-    """Worker: a large part's value with a fixed second guess; one search per process keeps its memo across tasks."""
+def _solve_branch(
+    game: Game, first: int, part: np.ndarray, depth: int, guess: int, bound: int, answer: str, verbose: bool = False
+) -> BranchResult:
+    """Worker: a large part's value with a fixed second guess; one search per process keeps its memo across tasks.
+
+    With `verbose` the search's progress lines go to stderr, tagged with the part and the second guess.
+    """
     assert _worker_solver is not None and _worker_solver.game == game, "worker not set up for this game"
     search = _worker_cost_search()
+    search.progress = _worker_report(f"{game.codes[first]} {answer} then {game.codes[guess]}") if verbose else None
     start, before = time.perf_counter(), search.nodes_searched
     value = search.guess_value(part, depth, guess, bound, (first,))
     tree = search.tree_after(part, depth, guess, (first,)) if value < bound else None
@@ -400,7 +410,9 @@ def _run_subproblems(
             task = state.next_task()
             if task is not None:
                 guess, bound = task
-                pool.submit(_solve_branch, game, first, state.part, depth - 1, guess, bound, state.answer)
+                pool.submit(
+                    _solve_branch, game, first, state.part, depth - 1, guess, bound, state.answer, progress is not None
+                )
                 return True
         if whole:
             pool.submit(_solve_part, *whole.popleft())
@@ -460,8 +472,7 @@ def _find_part(
     solver = _worker_solver
     assert solver is not None and solver.game == game, "worker not set up for this game"
     start = time.perf_counter()
-    tag = f"{game.codes[first]} {answer}"
-    report = (lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)) if verbose else None
+    report = _worker_report(f"{game.codes[first]} {answer}") if verbose else None
     finder = TreeFinder(solver, report, budget)
     found = finder.find(part, depth, (first,)) >= 0
     tree = finder.tree(part, depth, (first,)) if found else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -92,6 +93,16 @@ def test_parts_split_by_second_guess_give_the_same_bytes(game, monkeypatch):
     assert any("searched one per task" in m for m in messages)
     assert any(" then " in m and ": total " in m for m in messages)  # second guesses valued by the workers
     assert dumps(shared.document) == alone
+
+
+def test_second_guess_tasks_report_progress_tagged_with_their_guess(monkeypatch, capfd):
+    """Workers valuing one second guess of a large part print the search's progress, tagged with part and guess."""
+    monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 5)
+    monkeypatch.setattr(cost, "REPORT_SECONDS", 0.0)  # the forked workers inherit it: every report is printed
+    build(GAME, "expected", workers=2, progress=lambda message: None)
+    assert re.search(r"\[\w+ \w+ then \w+\] at \w+ \w+", capfd.readouterr().err)
+    build(GAME, "expected", workers=2)  # no progress asked: the tasks stay silent
+    assert capfd.readouterr().err == ""
 
 
 def test_greedy_keeps_within_its_cap_and_gives_up_cleanly_below_it():

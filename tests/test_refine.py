@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from game_strategies import small_games
@@ -104,11 +106,18 @@ def test_a_budgeted_build_splits_by_a_first_guess_symmetry_does_not_force(monkey
     game = Game(3, "12345", True)
     optimum = build(game, "expected", workers=1).stats["total_guesses"]
     monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
-    doc = build(game, "expected", budget=0, workers=1, greedy="entropy", first_guess=first).document
+    messages: list[str] = []
+    doc = build(game, "expected", budget=0, workers=1, greedy="entropy", first_guess=first, progress=messages.append).document
     check_document(doc)
-    assert doc["root"]["guess"] == (first or Entropy(game).next_guess())
+    root = doc["root"]["guess"]
+    assert root == (first or Entropy(game).next_guess())
     stats = doc["stats"]
     assert stats["lower_bound"] <= optimum <= stats["total_guesses"]
+    # Each class's own bound is reported (the game's bound is the least over first-guess classes).
+    pattern = rf"trees that start with {root} cost at least (\d+); any other, at least (\d+)"
+    matches = [found for found in (re.fullmatch(pattern, m) for m in messages) if found]
+    this, others = (int(figure) for figure in matches[0].groups())
+    assert min(this, others) == stats["lower_bound"] and this <= stats["total_guesses"]
 
 
 def test_first_is_refused_without_a_budget(tmp_path) -> None:

@@ -104,6 +104,34 @@ def test_canonical_mask_matches_orbit_minima(game, picks):
     assert got == canonical_codes(game, history)
 
 
+@settings(max_examples=20, deadline=None)
+@given(
+    game=st.sampled_from([Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True)]),
+    histories=st.lists(st.lists(st.integers(min_value=0, max_value=10**6), max_size=3), min_size=1, max_size=12),
+    cap=st.sampled_from([0, 64, 1 << 20]),
+)
+def test_canonical_guesses_stay_right_and_within_the_cache_cap(game, histories, cap):
+    """Remembered or recomputed after the cache starts afresh, the canonical guesses are the orbit minima."""
+    solver = search_height.Solver(game)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_height, "CANONICAL_CACHE_BYTES", cap)
+        for picks in histories + histories:  # the second round meets remembered histories, or recomputes them
+            history = tuple(p % len(game.codes) for p in picks)
+            got = solver.canonical_guesses(history)
+            assert {game.codes[g] for g in got} == canonical_codes(game, [game.codes[h] for h in history])
+            assert (got is solver.all_guesses) == (len(got) == len(game.codes))  # every code canonical: shared
+            own = [a for a in solver._canonical.values() if a is not solver.all_guesses]
+            held = sum(a.nbytes for a in own)
+            assert held == solver._canonical_bytes and (held <= cap or len(own) == 1)  # past the cap only the newest
+
+
+def test_a_build_gives_the_same_bytes_when_the_canonical_cache_keeps_nothing(monkeypatch):
+    game = Game(4, "012345", False)
+    kept = dumps(build(game, "expected", workers=1).document)
+    monkeypatch.setattr(search_height, "CANONICAL_CACHE_BYTES", 0)
+    assert dumps(build(game, "expected", workers=1).document) == kept
+
+
 def test_level_caps_bound_what_depth_can_solve():
     game = Game(4, "0123456789", False)
     caps = search_height.level_caps(game, 4)

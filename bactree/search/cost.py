@@ -46,6 +46,8 @@ PERFECT_CHECK_MAX_SET = 100
 KERNEL_MAX_SET = 30
 # Rules for the guess a greedy tree (and `refine` past its budget) makes: see `CostSearch.greedy_order`.
 GREEDY_RULES = ("bound", "entropy")
+# A search's progress lines come at most this often (seconds).
+REPORT_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -365,9 +367,9 @@ class CostSearch:
         return hit[0] if hit is not None else self._known_bound(key, subset, depth)
 
     def _report(self, history: tuple[int, ...], guess: int, best: int | None) -> None:
-        """A progress line at most every 2 s: where the search is and the best cost found there."""
+        """A progress line at most every `REPORT_SECONDS`: where the search is and the best cost found there."""
         now = time.perf_counter()
-        if now - self._last_report < 2.0:
+        if now - self._last_report < REPORT_SECONDS:
             return
         self._last_report = now
         codes = self.solver.game.codes

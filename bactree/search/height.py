@@ -32,6 +32,10 @@ from ._symmetry import _canonical_mask
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
 KERNEL_DEPTH = 3
+# Most bytes of canonical-guess arrays a solver keeps; past it the cache starts afresh. Each
+# history's array can hold every code (262 KB on Mastermind 5x8), and a long search meets
+# thousands of histories: uncapped, the cache reached 549 MB on one 5 of 9 part.
+CANONICAL_CACHE_BYTES = 256 << 20
 
 Progress = Callable[[str], None]
 
@@ -89,17 +93,28 @@ class Solver:
         self.budget: int | None = None
         self._memo: dict[tuple[bytes, int], int] = {}
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
+        self._canonical_bytes = 0  # held by `_canonical` apart from `all_guesses`, which it shares
 
     # -- symmetry -------------------------------------------------------
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
-        """Guesses that are least in their orbit under the stabiliser of `history`."""
+        """Guesses that are least in their orbit under the stabiliser of `history` (not to be written to).
+
+        Remembered per history, within `CANONICAL_CACHE_BYTES`; when every
+        code is canonical (a trivial stabiliser, common deep in a search) the
+        array is `all_guesses` itself, so it costs nothing to remember.
+        """
         key = tuple(sorted(set(history)))
         found = self._canonical.get(key)
         if found is None:
             past = self.codes[list(key)] if key else self.codes[:0]
             mask = _canonical_mask(self.codes, past, self.perms, self.game.num_symbols)
-            found = self.all_guesses[mask]
+            found = self.all_guesses if mask.all() else self.all_guesses[mask]
+            size = 0 if found is self.all_guesses else found.nbytes
+            if self._canonical_bytes + size > CANONICAL_CACHE_BYTES:
+                self._canonical.clear()
+                self._canonical_bytes = 0
             self._canonical[key] = found
+            self._canonical_bytes += size
         return found
 
     def guess_pool(self, subset: np.ndarray, history: tuple[int, ...], symmetry: bool) -> np.ndarray:

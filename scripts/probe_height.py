@@ -1,0 +1,152 @@
+"""Probe a set where a least-height search is stuck: its guesses ranked with one guess of lookahead, or each decided exactly.
+
+Usage:
+  python scripts/probe_height.py [-n 5] [--symbols 0123456789] [--game bulls-cows] --path PATH [--by-lookahead] rank --left D [--top K]
+  python scripts/probe_height.py ... --path PATH [--by-lookahead] decide --left D [--start I] [--count N]
+
+The set probed is what the guesses of PATH leave: PATH is comma-separated
+guesses, each CODE/ANSWER (the part of that answer) or CODE alone (its
+largest part, the lowest answer on ties), e.g. `01234/0B2C,15367,50642`.
+Guesses are the set's canonical ones (one per symmetry class of the
+history) whose parts fit the guesses left, best first as `TreeFinder`
+ranks them (largest part, then sum of squared part sizes, then
+still-possible, then lowest code).
+
+`rank` prints, for the best K guesses, their part sizes and one guess of
+lookahead: over the guess's parts, the largest of the least largest part a
+next guess can leave (so what the guess after next must still solve).
+With `--by-lookahead` both commands take the guesses by that figure first
+(the finder's order on ties): a ranking with one guess of lookahead.
+
+`decide` decides each guess in that order, exactly (`Solver.find_guess`,
+every guess tried below it): whether it starts a tree solving the set
+within D guesses, or which part (largest first) has no tree within D - 1.
+Lines are deterministic; `--start` and `--count` split a long run, and when
+the last guess is decided and none works, the set is refuted within D.
+Timings go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+from bactree import _kernels as code_kernels
+from bactree.game import BactreeError, Game, make_game
+from bactree.search import Solver, TreeFinder
+
+
+def probed_set(solver: Solver, path: str) -> tuple[np.ndarray, tuple[int, ...]]:
+    """(the secrets the guesses of `path` leave, the guesses), as the module's docstring says."""
+    game = solver.game
+    subset, history = solver.all_guesses, ()
+    for step in path.split(","):
+        code, _, answer = step.strip().partition("/")
+        guess = game.code_index[game.parse_code(code)]
+        parts = solver.split(subset, guess)
+        if answer:
+            wanted = game.parse_answer(answer)
+            parts = [part for part in parts if solver.answer_to(guess, part) == wanted]
+            if not parts:
+                raise BactreeError(f"no secret left gives {answer} to {code}")
+        if not parts:
+            raise BactreeError(f"{code} solves the set: nothing left to probe")
+        subset = max(parts, key=len)  # the first of the largest: lowest answer slot on ties
+        history = history + (guess,)
+    return subset, history
+
+
+def least_largest(solver: Solver, part: np.ndarray) -> int:
+    """The least, over every guess, of the largest part a guess leaves of `part`.
+
+    Every guess, not the canonical ones: the least is the same (the
+    stabiliser of the part's history maps the part onto itself), and
+    finding the canonical guesses of each new history costs more than this.
+    """
+    counts = code_kernels._partition_counts(solver.table, solver.all_guesses, part, solver.num_slots)
+    counts[:, solver.solved] = 0
+    return int(counts.max(axis=1).min())
+
+
+def lookahead(solver: Solver, subset: np.ndarray, guess: int) -> int:
+    """Over the parts of more than two secrets that `guess` leaves, the largest of their `least_largest`."""
+    return max((least_largest(solver, part) for part in solver.split(subset, guess) if len(part) > 2), default=0)
+
+
+def ordered_guesses(
+    solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, by_lookahead: bool
+) -> list[int]:
+    """The guesses probed, in `TreeFinder`'s order, or with `by_lookahead` by `lookahead` first (stable)."""
+    ranked = TreeFinder(solver).ranked_guesses(subset, left, history).tolist()
+    if by_lookahead:
+        ranked.sort(key=lambda guess: lookahead(solver, subset, guess))
+    return ranked
+
+
+def rank(solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, top: int, by_lookahead: bool) -> None:
+    codes = solver.game.codes
+    for index, guess in enumerate(ordered_guesses(solver, subset, history, left, by_lookahead)[:top]):
+        sizes = sorted((len(part) for part in solver.split(subset, guess)), reverse=True)
+        ahead = lookahead(solver, subset, guess)
+        print(f"{index} {codes[guess]}: parts {' '.join(map(str, sizes))}; after the next guess at least {ahead}", flush=True)
+
+
+def decide(
+    solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, start: int, count: int | None,
+    by_lookahead: bool = False,
+) -> bool:
+    """Print each guess's outcome from `start`; True when a guess works."""
+    codes = solver.game.codes
+    ranked = ordered_guesses(solver, subset, history, left, by_lookahead)
+    stop = len(ranked) if count is None else min(len(ranked), start + count)
+    for index in range(start, stop):
+        guess = ranked[index]
+        after = history + (guess,)
+        parts = sorted(solver.split(subset, guess), key=len, reverse=True)
+        failed = next((part for part in parts if solver.find_guess(part, left - 1, after) < 0), None)
+        if failed is None:
+            print(f"{index} {codes[guess]}: works", flush=True)
+            return True
+        print(f"{index} {codes[guess]}: largest {len(parts[0])}; {solver.answer_to(guess, failed)} "
+              f"({len(failed)} secrets) has no tree within {left - 1}", flush=True)
+    if stop == len(ranked):
+        print(f"refuted: none of the {len(ranked)} guesses starts a tree within {left}")
+    return False
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="bulls-cows")
+    parser.add_argument("-n", "--length", type=int, default=5)
+    parser.add_argument("--symbols", default=None)
+    parser.add_argument("--path", required=True)
+    parser.add_argument("--by-lookahead", action="store_true", help="order guesses by the lookahead figure first")
+    commands = parser.add_subparsers(dest="command", required=True)
+    ranking = commands.add_parser("rank")
+    ranking.add_argument("--left", type=int, required=True, help="guesses left for the set")
+    ranking.add_argument("--top", type=int, default=40)
+    deciding = commands.add_parser("decide")
+    deciding.add_argument("--left", type=int, required=True)
+    deciding.add_argument("--start", type=int, default=0)
+    deciding.add_argument("--count", type=int, default=None)
+    args = parser.parse_args(argv)
+    began = time.perf_counter()
+    try:
+        game: Game = make_game(args.game, args.length, args.symbols)
+        solver = Solver(game)
+        subset, history = probed_set(solver, args.path)
+    except BactreeError as err:
+        sys.exit(f"Error: {err}")
+    print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}", flush=True)
+    if args.command == "rank":
+        rank(solver, subset, history, args.left, args.top, args.by_lookahead)
+    else:
+        decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead)
+    print(f"{time.perf_counter() - began:.1f}s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""scripts/probe_height.py: every line it prints, checked against the brute force on small games."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+from naive_search import fits_within, parts
+
+from bactree.game import Game
+
+_spec = importlib.util.spec_from_file_location("probe_height", Path(__file__).parents[1] / "scripts" / "probe_height.py")
+probe_height = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(probe_height)
+
+
+def _probe(capsys: pytest.CaptureFixture[str], game: Game, path: str, *command: str) -> tuple[frozenset[str], list[str]]:
+    """The set the path leaves (by the brute force: the part of each answer given) and the script's lines after the first."""
+    probe_height.main(["-n", str(game.length), "--symbols", game.symbols, "--path", path, *command])
+    lines = capsys.readouterr().out.splitlines()
+    secrets = frozenset(game.codes)
+    for step in path.split(","):
+        code, answer = step.split("/")
+        secrets = next(p for a, p in parts(game, secrets, code).items() if str(a) == answer)
+    assert lines[0].startswith(f"{len(secrets)} secrets after ")
+    return secrets, lines[1:]
+
+
+@pytest.mark.parametrize(
+    "game, path, left, works",
+    [
+        (Game(3, "012345", False), "012/0B0C", 3, True),
+        (Game(3, "0123456", False), "012/1B1C", 3, False),
+        (Game(4, "012345", False), "0123/1B3C", 3, False),
+        (Game(3, "0123456", False), "012/1B1C", 4, True),
+    ],
+    ids=str,
+)
+def test_decide_lines_match_the_brute_force(capsys, game, path, left, works):
+    secrets, lines = _probe(capsys, game, path, "decide", "--left", str(left))
+    assert fits_within(game, secrets, left) == works
+    for line in lines[:-1] if not works else lines:
+        found = re.fullmatch(r"\d+ (\w+): (?:works|largest (\d+); (\w+) \((\d+) secrets\) has no tree within (\d+))", line)
+        assert found, line
+        guess, largest, answer, size, within = found.groups()
+        split = parts(game, secrets, guess)
+        if largest is None:
+            assert line is lines[-1] and all(fits_within(game, p, left - 1) for p in split.values())
+        else:
+            failed = next(p for a, p in split.items() if str(a) == answer)
+            assert (int(largest), len(failed), int(within)) == (max(map(len, split.values())), int(size), left - 1)
+            assert not fits_within(game, failed, left - 1)
+    if not works:
+        assert re.fullmatch(rf"refuted: none of the {len(lines) - 1} guesses starts a tree within {left}", lines[-1])
+
+
+def test_rank_lines_give_parts_and_the_least_largest_part_after_the_next_guess(capsys):
+    game = Game(3, "0123456", False)
+    secrets, lines = _probe(capsys, game, "012/0B2C", "rank", "--left", "4", "--top", "5")
+    assert len(lines) == 5
+    for line in lines:
+        guess, sizes, ahead = re.fullmatch(r"\d+ (\w+): parts ([\d ]+); after the next guess at least (\d+)", line).groups()
+        split = parts(game, secrets, guess).values()
+        assert sorted(map(len, split), reverse=True) == [int(s) for s in sizes.split()]
+        least = [min(max(map(len, parts(game, p, g).values()), default=0) for g in game.codes) for p in split if len(p) > 2]
+        assert int(ahead) == max(least, default=0)
+
+
+def test_lookahead_order_sorts_the_same_guesses_by_the_lookahead_figure(capsys):
+    game = Game(3, "0123456", False)
+    _, plain = _probe(capsys, game, "012/0B1C", "rank", "--left", "4", "--top", "1000")
+    _, ahead = _probe(capsys, game, "012/0B1C", "--by-lookahead", "rank", "--left", "4", "--top", "1000")
+    figures = [int(line.rsplit(" ", 1)[1]) for line in ahead]
+    assert figures == sorted(figures) and plain != ahead
+    assert sorted(line.split(" ", 1)[1] for line in plain) == sorted(line.split(" ", 1)[1] for line in ahead)
+
+
+def test_decide_follows_the_lookahead_order(capsys):
+    game = Game(3, "01234567", False)
+    _, ahead = _probe(capsys, game, "012/0B1C", "--by-lookahead", "rank", "--left", "4", "--top", "1000")
+    _, decided = _probe(capsys, game, "012/0B1C", "--by-lookahead", "decide", "--left", "4")
+    assert decided[-1] == f"refuted: none of the {len(ahead)} guesses starts a tree within 4"
+    assert [line.split(":")[0] for line in decided[:-1]] == [line.split(":")[0] for line in ahead]
+
+
+def test_a_path_answer_no_secret_gives_is_one_line(capsys):
+    with pytest.raises(SystemExit, match="^Error: no secret left gives 3B0C to 012$"):
+        probe_height.main(["-n", "3", "--symbols", "0123456", "--path", "012/0B0C,012/3B0C", "rank", "--left", "3"])
