@@ -26,7 +26,7 @@ from bactree.game import BactreeError
 from naive import score as naive_score
 from naive_crack import all_secrets, crack_first_consistent
 
-EXACT = ["best", "anneal", "count-split"]
+EXACT = ["best", "anneal", "windows", "count-split"]
 TINY_GAMES = [(3, 4, True), (3, 5, False), (2, 2, True), (4, 3, True), (3, 3, False), (1, 4, True)]
 
 
@@ -48,7 +48,7 @@ def test_exact_on_every_secret_of_tiny_games(name: str, length: int, num_symbols
         assert oracle.solved and oracle.last_bulls == length  # the last question was the secret
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_exact_on_random_keys_up_to_60(data: st.DataObject) -> None:
     repeats = data.draw(st.booleans())
@@ -60,9 +60,11 @@ def test_exact_on_random_keys_up_to_60(data: st.DataObject) -> None:
     if repeats and data.draw(st.booleans()):
         secret = np.sort(secret)  # runs of equal symbols, and often few distinct ones
     import bactree.crack.anneal as anneal_module
+    import bactree.crack.windows as windows_module
 
     with pytest.MonkeyPatch.context() as patch:  # fewer moves: faster, and the fallback gets exercised too
         patch.setattr(anneal_module, "FIT_MOVES", 30_000)
+        patch.setattr(windows_module, "FIT_MOVES", 30_000)
         for name in EXACT:
             found, _, oracle = crack(name, puzzle, secret)
             assert np.array_equal(found, secret) and oracle.solved
@@ -138,7 +140,8 @@ FAKE = textwrap.dedent(
         common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
         answer = f"{bulls} {common - bulls}"
         if asked == bad:
-            answer = {"garble": "two bulls", "range": "9 9", "lie": "0 0", "quit": None, "zero": "0 0"}[mode]
+            lies = {"garble": "two bulls", "range": "9 9", "lie": f"{bulls + 1} {common - bulls}", "quit": None, "zero": "0 0"}
+            answer = lies[mode]
             if answer is None:
                 break
         if mode == "zero":
@@ -181,7 +184,7 @@ def test_program_oracle_errors_name_the_question(fake_program, mode: str, error:
 
 
 def test_a_lie_is_caught(fake_program) -> None:
-    """A wrong answer (0 0 for a symbol that occurs) makes the counts or the final check fail."""
+    """A wrong answer (one bull too many at the first question) makes the counts or the final check fail."""
     puzzle = Puzzle(8, PAPER_SYMBOLS, True)
     oracle = ProgramOracle(puzzle, fake_program("aaaabbbb", "lie", 1))
     with pytest.raises(ContradictionError, match=r"question \d+: the answer contradicts earlier answers"):
@@ -198,6 +201,30 @@ def test_anneal_falls_back_to_count_split_at_its_question_limit(monkeypatch) -> 
     monkeypatch.setattr(anneal_module, "question_limit", lambda length, num_symbols: num_symbols + 3)
     found, queries, oracle = crack("anneal", puzzle, secret)
     assert np.array_equal(found, secret) and oracle.solved and queries > puzzle.num_symbols + 3
+
+
+@pytest.mark.parametrize("length,num_symbols", [(100, 37), (90, 3)])
+def test_windows_exact_on_long_keys(monkeypatch, length: int, num_symbols: int) -> None:
+    """Windows of a 100-key with 37 symbols; with 3 symbols every window holds them all (whole-key questions)."""
+    import bactree.crack.windows as windows_module
+
+    monkeypatch.setattr(windows_module, "FIT_MOVES", 50_000)
+    puzzle = Puzzle(length, FIXED_ALPHABET[:num_symbols], True)
+    for seed in range(2):
+        secret = puzzle.random_code(np.random.default_rng(seed))
+        found, queries, oracle = crack("windows", puzzle, secret)
+        assert np.array_equal(found, secret) and oracle.solved and queries <= windows_module.question_limit(length, num_symbols) + 4 * length
+
+
+def test_windows_fall_back_to_count_split_at_the_question_limit(monkeypatch) -> None:
+    import bactree.crack.windows as windows_module
+
+    puzzle = Puzzle(80, PAPER_SYMBOLS, True)
+    secret = puzzle.random_code(np.random.default_rng(3))
+    monkeypatch.setattr(windows_module, "question_limit", lambda length, num_symbols: 40)
+    monkeypatch.setattr(windows_module, "FIT_MOVES", 20_000)
+    found, queries, oracle = crack("windows", puzzle, secret)
+    assert np.array_equal(found, secret) and oracle.solved and queries > 40
 
 
 @pytest.mark.parametrize("wrong", [1, 5, 17])

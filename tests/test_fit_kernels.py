@@ -79,8 +79,8 @@ def test_lists_and_compositions_hold_the_questions(system) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(systems(), st.integers(0, 400), st.floats(0.1, 3.0), st.integers(0, 1000))
-def test_anneal_fit_reports_the_true_violation(system, moves, temperature, seed) -> None:
+@given(systems(), st.integers(0, 400), st.floats(0.1, 3.0), st.integers(0, 1000), st.booleans())
+def test_anneal_fit_reports_the_true_violation(system, moves, temperature, seed, frozen_some) -> None:
     distinct, length, num_symbols, code, guesses, bulls, totals = system
     head, nxt, composition = threaded(length, num_symbols, guesses)
     count = len(guesses)
@@ -89,7 +89,11 @@ def test_anneal_fit_reports_the_true_violation(system, moves, temperature, seed)
     guesses2d = guesses.reshape(count, length)
     start = fit_errors(code, guesses2d, bulls, totals, composition, count, bull_errors, total_errors)
     assert start == naive_violation(code.tolist(), guesses.tolist(), bulls.tolist(), totals.tolist())
-    found = anneal_fit(code, guesses2d, bulls, totals, composition, count, head, nxt, distinct, moves, temperature, seed)
+    movable = np.flatnonzero(np.random.default_rng(seed).random(length) < 0.7) if frozen_some else np.arange(length)
+    before = code.copy()
+    found = anneal_fit(code, guesses2d, bulls, totals, composition, count, head, nxt, movable, distinct, moves, temperature, seed)
+    fixed = np.setdiff1d(np.arange(length), movable)
+    assert np.array_equal(code[fixed], before[fixed])  # positions not movable keep their symbols
     assert found == naive_violation(code.tolist(), guesses.tolist(), bulls.tolist(), totals.tolist())
     assert found <= start  # the best code seen is kept, the first one included
     assert code.min() >= 0 and code.max() < num_symbols
@@ -107,5 +111,5 @@ def test_anneal_fit_finds_a_fitting_code_of_a_small_system() -> None:
     totals = np.array([a[1] for a in answers], dtype=np.int64)
     head, nxt, composition = threaded(10, 6, guesses)
     code = rng.integers(0, 6, 10)
-    assert anneal_fit(code, guesses, bulls, totals, composition, 25, head, nxt, False, 500_000, 1.0, 1) == 0
+    assert anneal_fit(code, guesses, bulls, totals, composition, 25, head, nxt, np.arange(10), False, 500_000, 1.0, 1) == 0
     assert naive_violation(code.tolist(), guesses.tolist(), bulls.tolist(), totals.tolist()) == 0

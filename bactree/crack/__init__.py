@@ -5,8 +5,9 @@ cracked question by question instead. A cracker sees only the answers of an
 `Oracle` (a known secret, a person at the terminal, or an external
 program) and returns a `CrackResult`. Crackers are found by name:
 
-    best         the default: anneal up to 60 positions, count-split beyond (see README)
-    anneal       count the symbols, then ask codes that (nearly) fit every answer so far
+    best         the default: anneal up to 60 positions, windows up to 100 (repeats), count-split beyond
+    anneal       ask codes that (nearly) fit every answer so far
+    windows      the same codes, asked one window of positions at a time (keys with repeats)
     count-split  count the symbols, then halve position sets (the simple baseline)
     ga-woc       the genetic algorithm + wisdom of crowds of Eisert, Mikula and Waigel
 
@@ -26,7 +27,7 @@ from .result import CrackResult, Progress
 
 Cracker = Callable[[Oracle, "Progress | None"], CrackResult]
 
-CRACKERS = ("best", "anneal", "count-split", "ga-woc")
+CRACKERS = ("best", "anneal", "windows", "count-split", "ga-woc")
 
 
 def make_cracker(name: str, seed: int = 0) -> Cracker:
@@ -37,6 +38,10 @@ def make_cracker(name: str, seed: int = 0) -> Cracker:
         from .anneal import crack_anneal
 
         return partial(crack_anneal, seed=seed)
+    if name == "windows":
+        from .windows import crack_windows
+
+        return partial(crack_windows, seed=seed)
     if name == "count-split":
         from .count_split import crack_count_split
 
@@ -49,12 +54,16 @@ def make_cracker(name: str, seed: int = 0) -> Cracker:
 
 
 def _crack_best(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
-    """anneal where it measures best (up to ANNEAL_MAX_LENGTH positions), count-split on longer keys."""
+    """Each cracker where it measures best: anneal, then windows (keys with repeats), then count-split."""
     from .anneal import ANNEAL_MAX_LENGTH, crack_anneal
     from .count_split import crack_count_split
+    from .windows import WINDOWS_MAX_LENGTH, crack_windows
 
-    if oracle.puzzle.length <= ANNEAL_MAX_LENGTH:
+    puzzle = oracle.puzzle
+    if puzzle.length <= ANNEAL_MAX_LENGTH:
         return crack_anneal(oracle, progress, seed)
+    if puzzle.repeats and puzzle.length <= WINDOWS_MAX_LENGTH:
+        return crack_windows(oracle, progress, seed)
     return crack_count_split(oracle, progress)
 
 

@@ -87,6 +87,7 @@ def anneal_fit(
     count: int,
     head: np.ndarray,
     nxt: np.ndarray,
+    movable: np.ndarray,
     distinct: bool,
     moves: int,
     temperature: float,
@@ -95,10 +96,10 @@ def anneal_fit(
     """Anneal x in place towards a code that fits the first `count` answers; its violation.
 
     Each move picks a violated question and a change that would reduce one
-    of its errors, accepted by the Metropolis rule at `temperature`. With
-    `distinct`, x keeps its symbols distinct (a symbol already held is
-    brought in by a swap). Stops at violation 0 or after `moves` moves,
-    leaving the best code seen in x.
+    of its errors, accepted by the Metropolis rule at `temperature`; only
+    the positions listed in `movable` change. With `distinct`, x keeps its
+    symbols distinct (a symbol already held is brought in by a swap). Stops
+    at violation 0 or after `moves` moves, leaving the best code seen in x.
     """
     np.random.seed(seed)
     n = x.shape[0]
@@ -130,11 +131,14 @@ def anneal_fit(
     bull_change = np.zeros(rows, dtype=np.int64)
     total_change = np.zeros(rows, dtype=np.int64)
     touched = np.empty(4 * rows, dtype=np.int64)
+    frozen = np.ones(n, dtype=np.bool_)
+    frozen[movable] = False
+    free = movable.shape[0]
     for _ in range(moves):
-        if violation == 0:
+        if violation == 0 or free == 0:
             break
         i = violated[np.random.randint(size)]
-        p = np.random.randint(n)
+        p = movable[np.random.randint(free)]
         new = -1
         partner = -1  # a position to swap with, or -1 for a one-position change
         if bull_errors[i] < 0:  # too few matches: bring q_i's symbol to p
@@ -146,14 +150,14 @@ def anneal_fit(
         elif bull_errors[i] > 0:  # too many matches: move q_i's symbol away from p
             if x[p] != guesses[i, p]:
                 continue
-            partner = np.random.randint(n)
+            partner = movable[np.random.randint(free)]
             new = x[partner]
             if not distinct and np.random.random() < 0.5:
                 partner = -1
                 new = np.random.randint(num_symbols)
         elif total_errors[i] < 0:  # too little in common: add a symbol q_i has more of
             new = guesses[i, p]
-            p = np.random.randint(n)
+            p = movable[np.random.randint(free)]
             if held[new] >= composition[i, new] or (distinct and held[new] > 0):
                 continue
         else:  # too much in common: drop a symbol x has no more of than q_i
@@ -165,7 +169,7 @@ def anneal_fit(
         old = x[p]
         if new == old or new < 0:
             continue
-        if partner >= 0 and x[partner] != new:
+        if partner >= 0 and (x[partner] != new or frozen[partner]):
             continue
         # the move's effect on every equation it touches
         touched_size = _walk(p, new, 1, head, nxt, bull_change, touched, 0)

@@ -69,10 +69,11 @@ def _crack_fitting(oracle: Oracle, progress: Progress | None, seed: int) -> Crac
     asked = _Answers(n, k)
     limit = question_limit(n, k)
     best_bulls, restarts = -1, 0
+    everywhere = np.arange(n)
     while oracle.queries < limit and restarts < 10:
         anneal_fit(
             candidate, asked.guesses, asked.bulls, asked.totals, asked.composition, asked.count,
-            asked.head, asked.next, not puzzle.repeats, FIT_MOVES, FIT_TEMPERATURE,
+            asked.head, asked.next, everywhere, not puzzle.repeats, FIT_MOVES, FIT_TEMPERATURE,
             seed * 1_000_003 + oracle.queries,
         )
         if asked.seen(candidate):  # stuck on an asked code: start the annealer afresh
