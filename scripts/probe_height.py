@@ -23,7 +23,8 @@ every guess tried below it): whether it starts a tree solving the set
 within D guesses, or which part (largest first) has no tree within D - 1.
 Lines are deterministic; `--start` and `--count` split a long run, and when
 the last guess is decided and none works, the set is refuted within D.
-Timings go to stderr.
+Timings go to stderr (for `decide`, each guess's CPU seconds, to
+estimate what a whole refutation costs).
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def decide(
     ranked = ordered_guesses(solver, subset, history, left, by_lookahead)
     stop = len(ranked) if count is None else min(len(ranked), start + count)
     for index in range(start, stop):
+        began = time.process_time()
         guess = ranked[index]
         after = history + (guess,)
         parts = sorted(solver.split(subset, guess), key=len, reverse=True)
@@ -112,6 +114,7 @@ def decide(
             return True
         print(f"{index} {codes[guess]}: largest {len(parts[0])}; {solver.answer_to(guess, failed)} "
               f"({len(failed)} secrets) has no tree within {left - 1}", flush=True)
+        print(f"{index}: {time.process_time() - began:.2f}s CPU", file=sys.stderr, flush=True)
     if stop == len(ranked):
         print(f"refuted: none of the {len(ranked)} guesses starts a tree within {left}")
     return False
