@@ -24,13 +24,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._anneal_kernels import _add_change, thread_question
+
 
 @njit(cache=True)
 def thread_answer(question: int, guess: np.ndarray, head: np.ndarray, nxt: np.ndarray, composition: np.ndarray) -> None:
     """Link question `question` (code `guess`) into the per-(position, symbol) lists; count its symbols."""
+    thread_question(question, guess, head, nxt)
     for p in range(guess.shape[0]):
-        nxt[question, p] = head[p, guess[p]]
-        head[p, guess[p]] = question
         composition[question, guess[p]] += 1
 
 
@@ -63,18 +64,6 @@ def fit_errors(
         total_errors[i] = common - totals[i]
         violation += abs(bull_errors[i]) + abs(total_errors[i])
     return violation
-
-
-@njit(cache=True)
-def _walk(p: int, symbol: int, step: int, head: np.ndarray, nxt: np.ndarray, change: np.ndarray, touched: np.ndarray, size: int) -> int:
-    """Add `step` to change[i] for every question i with `symbol` at position p; the new touched count."""
-    i = head[p, symbol]
-    while i >= 0:
-        change[i] += step
-        touched[size] = i
-        size += 1
-        i = nxt[i, p]
-    return size
 
 
 @njit(cache=True)
@@ -167,16 +156,16 @@ def anneal_fit(
             if distinct and held[new] > 0:
                 continue
         old = x[p]
-        if new == old or new < 0:
+        if new == old:
             continue
         if partner >= 0 and (x[partner] != new or frozen[partner]):
             continue
         # the move's effect on every equation it touches
-        touched_size = _walk(p, new, 1, head, nxt, bull_change, touched, 0)
-        touched_size = _walk(p, old, -1, head, nxt, bull_change, touched, touched_size)
+        touched_size = _add_change(p, new, 1, nxt, head, bull_change, touched, 0)
+        touched_size = _add_change(p, old, -1, nxt, head, bull_change, touched, touched_size)
         if partner >= 0:
-            touched_size = _walk(partner, old, 1, head, nxt, bull_change, touched, touched_size)
-            touched_size = _walk(partner, new, -1, head, nxt, bull_change, touched, touched_size)
+            touched_size = _add_change(partner, old, 1, nxt, head, bull_change, touched, touched_size)
+            touched_size = _add_change(partner, new, -1, nxt, head, bull_change, touched, touched_size)
         delta = 0
         for t in range(touched_size):
             j = touched[t]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._anneal_kernels import anneal, thread_question
+from ._anneal_kernels import anneal
 from ._fit_kernels import anneal_fit, thread_answer
 from .count_split import count_symbols, crack_count_split, locate
 from .oracles import Oracle
@@ -65,7 +65,7 @@ def _crack_fitting(oracle: Oracle, progress: Progress | None, seed: int) -> Crac
     puzzle = oracle.puzzle
     n, k = puzzle.length, puzzle.num_symbols
     rng = _generator(seed)
-    candidate = _random_code(rng, n, k, puzzle.repeats)
+    candidate = puzzle.random_code(rng)
     asked = _Answers(n, k)
     limit = question_limit(n, k)
     best_bulls, restarts = -1, 0
@@ -77,7 +77,7 @@ def _crack_fitting(oracle: Oracle, progress: Progress | None, seed: int) -> Crac
             seed * 1_000_003 + oracle.queries,
         )
         if asked.seen(candidate):  # stuck on an asked code: start the annealer afresh
-            candidate = _random_code(rng, n, k, puzzle.repeats)
+            candidate = puzzle.random_code(rng)
             restarts += 1
             continue
         restarts = 0
@@ -97,19 +97,13 @@ def _generator(seed: int) -> np.random.Generator:
     return np.random.default_rng([seed, 1])
 
 
-def _random_code(rng: np.random.Generator, length: int, num_symbols: int, repeats: bool) -> np.ndarray:
-    if repeats:
-        return rng.integers(0, num_symbols, length).astype(np.int64)
-    return rng.permutation(num_symbols)[:length].astype(np.int64)
-
-
 def _crack_counted(oracle: Oracle, counts: np.ndarray, progress: Progress | None, seed: int) -> CrackResult:
     """Ask codes with the secret's symbol counts fitting every bulls answer; settle or count-split when stuck."""
     puzzle = oracle.puzzle
     n, k = puzzle.length, puzzle.num_symbols
     rng = _generator(seed)
     candidate = rng.permutation(np.repeat(np.arange(k), counts))
-    asked = _Questions(n, k)
+    asked = _Answers(n, k)
     limit = question_limit(n, k)
     absent = np.flatnonzero(counts == 0)
     best, best_bulls, since_best, restarts = candidate.copy(), -1, 0, 0
@@ -117,7 +111,7 @@ def _crack_counted(oracle: Oracle, counts: np.ndarray, progress: Progress | None
         if len(absent) and since_best >= STALL and best_bulls >= n - n // 8:
             return settle(oracle, best, best_bulls, int(absent[0]), counts, progress)
         anneal(
-            candidate, asked.guesses, asked.answers, asked.count, asked.head, asked.next,
+            candidate, asked.guesses, asked.bulls, asked.count, asked.head, asked.next,
             k, MOVES, TEMPERATURE, seed * 1_000_003 + oracle.queries,
         )
         if asked.seen(candidate):  # stuck on an asked code: start the annealer afresh
@@ -126,10 +120,10 @@ def _crack_counted(oracle: Oracle, counts: np.ndarray, progress: Progress | None
             continue
         restarts = 0
         guess = candidate.copy()
-        bulls, _ = oracle.ask(guess)
+        bulls, cows = oracle.ask(guess)
         if oracle.solved:
             return CrackResult(guess, oracle.queries, True, 0)
-        asked.add(guess, bulls)
+        asked.add(guess, bulls, bulls + cows)
         since_best += 1
         if bulls > best_bulls:
             best, best_bulls, since_best = guess, bulls, 0
@@ -170,34 +164,8 @@ def settle(
     return locate(oracle, counts, known, progress)
 
 
-class _Questions:
-    """The questions asked after counting and their bulls, threaded for the annealer."""
-
-    def __init__(self, length: int, num_symbols: int) -> None:
-        self.count = 0
-        self.guesses = np.zeros((64, length), dtype=np.int64)
-        self.answers = np.zeros(64, dtype=np.int64)
-        self.head = np.full((length, num_symbols), -1, dtype=np.int64)
-        self.next = np.full((64, length), -1, dtype=np.int64)
-        self._seen: set[bytes] = set()
-
-    def seen(self, guess: np.ndarray) -> bool:
-        return guess.tobytes() in self._seen
-
-    def add(self, guess: np.ndarray, bulls: int) -> None:
-        if self.count == len(self.answers):
-            self.guesses = np.concatenate([self.guesses, np.zeros_like(self.guesses)])
-            self.answers = np.concatenate([self.answers, np.zeros_like(self.answers)])
-            self.next = np.concatenate([self.next, np.full_like(self.next, -1)])
-        self.guesses[self.count] = guess
-        self.answers[self.count] = bulls
-        thread_question(self.count, guess, self.head, self.next)
-        self.count += 1
-        self._seen.add(guess.tobytes())
-
-
 class _Answers:
-    """The questions asked, their bulls and totals (bulls + cows) and compositions, threaded for the annealer."""
+    """The questions asked, their bulls and totals (bulls + cows) and compositions, threaded for the annealers."""
 
     def __init__(self, length: int, num_symbols: int) -> None:
         self.count = 0
