@@ -26,7 +26,7 @@ from bactree.game import BactreeError
 from naive import score as naive_score
 from naive_crack import all_secrets, crack_first_consistent
 
-EXACT = ["best", "anneal", "windows", "count-split"]
+EXACT = ["best", "anneal", "windows", "blocks", "count-split"]
 TINY_GAMES = [(3, 4, True), (3, 5, False), (2, 2, True), (4, 3, True), (3, 3, False), (1, 4, True)]
 
 
@@ -60,11 +60,13 @@ def test_exact_on_random_keys_up_to_60(data: st.DataObject) -> None:
     if repeats and data.draw(st.booleans()):
         secret = np.sort(secret)  # runs of equal symbols, and often few distinct ones
     import bactree.crack.anneal as anneal_module
+    import bactree.crack.blocks as blocks_module
     import bactree.crack.windows as windows_module
 
     with pytest.MonkeyPatch.context() as patch:  # fewer moves: faster, and the fallback gets exercised too
         patch.setattr(anneal_module, "FIT_MOVES", 30_000)
         patch.setattr(windows_module, "FIT_MOVES", 30_000)
+        patch.setattr(blocks_module, "MOVES", 10_000)
         for name in EXACT:
             found, _, oracle = crack(name, puzzle, secret)
             assert np.array_equal(found, secret) and oracle.solved
@@ -225,6 +227,35 @@ def test_windows_fall_back_to_count_split_at_the_question_limit(monkeypatch) -> 
     monkeypatch.setattr(windows_module, "FIT_MOVES", 20_000)
     found, queries, oracle = crack("windows", puzzle, secret)
     assert np.array_equal(found, secret) and oracle.solved and queries > 40
+
+
+@pytest.mark.parametrize("length,num_symbols,repeats", [(150, 37, True), (80, 3, True), (100, 100, False)])
+def test_blocks_exact_on_long_keys(length: int, num_symbols: int, repeats: bool) -> None:
+    """Blocks of 36 positions over 37 symbols; of 2 positions over 3 symbols; and a permutation."""
+    puzzle = Puzzle(length, FIXED_ALPHABET[:num_symbols], repeats)
+    secret = puzzle.random_code(np.random.default_rng(length))
+    found, queries, oracle = crack("blocks", puzzle, secret)
+    assert np.array_equal(found, secret) and oracle.solved
+
+
+def test_blocks_fall_back_to_count_split_at_the_question_limit(monkeypatch) -> None:
+    import bactree.crack.blocks as blocks_module
+
+    puzzle = Puzzle(120, PAPER_SYMBOLS, True)
+    secret = puzzle.random_code(np.random.default_rng(4))
+    monkeypatch.setattr(blocks_module, "question_limit", lambda length, num_symbols: 60)
+    found, queries, oracle = crack("blocks", puzzle, secret)
+    assert np.array_equal(found, secret) and oracle.solved and queries > 60
+
+
+def test_a_lie_is_caught_by_blocks(fake_program) -> None:
+    """One bull too many at the first question: blocks ends with a contradiction, not a wrong key."""
+    puzzle = Puzzle(90, PAPER_SYMBOLS, True)
+    key = puzzle.format(puzzle.random_code(np.random.default_rng(8)))
+    oracle = ProgramOracle(puzzle, fake_program(key, "lie", 1))
+    with pytest.raises(ContradictionError, match=r"question \d+: the answer contradicts earlier answers"):
+        make_cracker("blocks")(oracle, None)
+    oracle.close()
 
 
 @pytest.mark.parametrize("wrong", [1, 5, 17])

@@ -5,9 +5,11 @@ cracked question by question instead. A cracker sees only the answers of an
 `Oracle` (a known secret, a person at the terminal, or an external
 program) and returns a `CrackResult`. Crackers are found by name:
 
-    best         the default: anneal up to 60 positions, windows up to 100 (repeats), count-split beyond
+    best         the default: anneal up to 60 positions, then windows up to 100 (repeats), then blocks
+                 (repeats; without repeats up to 100 positions), count-split beyond
     anneal       ask codes that (nearly) fit every answer so far
     windows      the same codes, asked one window of positions at a time (keys with repeats)
+    blocks       count the symbols, then find one block of positions at a time, each fitted on its own
     count-split  count the symbols, then halve position sets (the simple baseline)
     ga-woc       the genetic algorithm + wisdom of crowds of Eisert, Mikula and Waigel
 
@@ -27,7 +29,7 @@ from .result import CrackResult, Progress
 
 Cracker = Callable[[Oracle, "Progress | None"], CrackResult]
 
-CRACKERS = ("best", "anneal", "windows", "count-split", "ga-woc")
+CRACKERS = ("best", "anneal", "windows", "blocks", "count-split", "ga-woc")
 
 
 def make_cracker(name: str, seed: int = 0) -> Cracker:
@@ -42,6 +44,10 @@ def make_cracker(name: str, seed: int = 0) -> Cracker:
         from .windows import crack_windows
 
         return partial(crack_windows, seed=seed)
+    if name == "blocks":
+        from .blocks import crack_blocks
+
+        return partial(crack_blocks, seed=seed)
     if name == "count-split":
         from .count_split import crack_count_split
 
@@ -54,8 +60,9 @@ def make_cracker(name: str, seed: int = 0) -> Cracker:
 
 
 def _crack_best(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
-    """Each cracker where it measures best: anneal, then windows (keys with repeats), then count-split."""
+    """Each cracker where it measures best: anneal, then windows (keys with repeats), then blocks, then count-split."""
     from .anneal import ANNEAL_MAX_LENGTH, crack_anneal
+    from .blocks import NO_REPEATS_MAX_LENGTH, crack_blocks
     from .count_split import crack_count_split
     from .windows import WINDOWS_MAX_LENGTH, crack_windows
 
@@ -64,6 +71,8 @@ def _crack_best(oracle: Oracle, progress: Progress | None = None, seed: int = 0)
         return crack_anneal(oracle, progress, seed)
     if puzzle.repeats and puzzle.length <= WINDOWS_MAX_LENGTH:
         return crack_windows(oracle, progress, seed)
+    if puzzle.repeats or puzzle.length <= NO_REPEATS_MAX_LENGTH:
+        return crack_blocks(oracle, progress, seed)
     return crack_count_split(oracle, progress)
 
 

@@ -1,0 +1,210 @@
+"""Numba kernel of the `windows` cracker: one window's symbols fitted to the questions about it.
+
+A window question holds a code q on the window W, the known symbols on the
+positions already found, and one filler symbol f (whose count c_f in the key
+is known) on every other position. Its bulls are then
+
+    (positions found) + sum over p in W of [x_p == q_p]
+                      + (c_f - f's found positions - sum over p in W of [x_p == f])
+
+so, with t = bulls - (positions found) - (c_f - f's found positions), the
+window's symbols x satisfy
+
+    sum over p in W of ([x_p == q_p] - [x_p == f]) = t,
+
+an equation on the window alone. Where the question holds the filler inside
+the window the two terms cancel. When no position outside the window is
+left, there is no filler and the minus term goes.
+
+`anneal_window` minimises the summed |error| of these equations, keeping
+each symbol's count within `caps` (what the key can still hold in the
+window), by changing one position or swapping two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def window_values(x: np.ndarray, plus: np.ndarray, minus: np.ndarray, count: int, values: np.ndarray) -> None:
+    """values[j] = sum over p of [x_p == plus[j, p]] - [x_p == minus[j]] where plus[j, p] >= 0."""
+    for j in range(count):
+        value = 0
+        for p in range(x.shape[0]):
+            if plus[j, p] >= 0:
+                if x[p] == plus[j, p]:
+                    value += 1
+                if x[p] == minus[j]:
+                    value -= 1
+        values[j] = value
+
+
+@njit(cache=True)
+def _terms(plus: np.ndarray, minus: np.ndarray, count: int, num_symbols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The equations' terms grouped by (position, symbol): start offsets, question and weight of each term."""
+    width = plus.shape[1]
+    sizes = np.zeros(width * num_symbols + 1, dtype=np.int64)
+    for j in range(count):
+        for p in range(width):
+            if plus[j, p] >= 0:
+                sizes[p * num_symbols + plus[j, p] + 1] += 1
+                if minus[j] >= 0:
+                    sizes[p * num_symbols + minus[j] + 1] += 1
+    start = np.cumsum(sizes)
+    question = np.empty(start[-1], dtype=np.int64)
+    weight = np.empty(start[-1], dtype=np.int64)
+    fill = start[:-1].copy()
+    for j in range(count):
+        for p in range(width):
+            if plus[j, p] >= 0:
+                at = p * num_symbols + plus[j, p]
+                question[fill[at]] = j
+                weight[fill[at]] = 1
+                fill[at] += 1
+                if minus[j] >= 0:
+                    at = p * num_symbols + minus[j]
+                    question[fill[at]] = j
+                    weight[fill[at]] = -1
+                    fill[at] += 1
+    return start, question, weight
+
+
+@njit(cache=True)
+def _add_terms(
+    p: int, symbol: int, step: int, num_symbols: int, start: np.ndarray, question: np.ndarray, weight: np.ndarray,
+    change: np.ndarray, touched: np.ndarray, size: int,
+) -> int:
+    """Add step * weight to change[j] for each term of (p, symbol); the new touched count."""
+    at = p * num_symbols + symbol
+    for e in range(start[at], start[at + 1]):
+        j = question[e]
+        change[j] += step * weight[e]
+        touched[size] = j
+        size += 1
+    return size
+
+
+@njit(cache=True)
+def _set_error(i: int, error: int, errors: np.ndarray, violated: np.ndarray, slot: np.ndarray, size: int) -> int:
+    """errors[i] = error, keeping the set of violated equations current; the set's new size."""
+    was = errors[i]
+    errors[i] = error
+    if was == 0 and error != 0:
+        violated[size] = i
+        slot[i] = size
+        size += 1
+    elif was != 0 and error == 0:
+        last = violated[size - 1]
+        violated[slot[i]] = last
+        slot[last] = slot[i]
+        slot[i] = -1
+        size -= 1
+    return size
+
+
+@njit(cache=True)
+def anneal_block(
+    x: np.ndarray,
+    plus: np.ndarray,
+    minus: np.ndarray,
+    targets: np.ndarray,
+    count: int,
+    caps: np.ndarray,
+    moves: int,
+    temperature: float,
+    seed: int,
+) -> int:
+    """Anneal the window x in place towards fitting the first `count` equations; its violation.
+
+    x must hold no symbol s more than caps[s] times, and keeps so. Each move
+    picks a violated equation and a position it tests, and a change that
+    would shrink its error (a one-position change, or a swap when the cap
+    forbids it or at random), accepted by the Metropolis rule at
+    `temperature`. Stops at violation 0 or after `moves` moves, leaving the
+    best window seen in x.
+    """
+    np.random.seed(seed)
+    width = x.shape[0]
+    num_symbols = caps.shape[0]
+    rows = max(count, 1)
+    start, question, weight = _terms(plus, minus, count, num_symbols)
+    errors = np.zeros(rows, dtype=np.int64)
+    window_values(x, plus, minus, count, errors)
+    violation = 0
+    violated = np.empty(rows, dtype=np.int64)
+    slot = np.full(rows, -1, dtype=np.int64)
+    size = 0
+    for j in range(count):
+        errors[j] -= targets[j]
+        violation += abs(errors[j])
+        if errors[j] != 0:
+            violated[size] = j
+            slot[j] = size
+            size += 1
+    held = np.zeros(num_symbols, dtype=np.int64)
+    for p in range(width):
+        held[x[p]] += 1
+    best = x.copy()
+    best_violation = violation
+    change = np.zeros(rows, dtype=np.int64)
+    touched = np.empty(8 * rows, dtype=np.int64)
+    pending = np.empty((8 * rows, 2), dtype=np.int64)
+    for _ in range(moves):
+        if violation == 0:
+            break
+        j = violated[np.random.randint(size)]
+        p = np.random.randint(width)
+        if plus[j, p] < 0:
+            continue
+        old = x[p]
+        if errors[j] < 0:
+            new = plus[j, p]
+            if old == new:
+                continue
+        elif old == plus[j, p] or np.random.random() < 0.5:
+            new = np.random.randint(num_symbols)
+        else:
+            new = minus[j]
+            if new < 0:
+                continue
+        if new == old:
+            continue
+        partner = -1
+        if held[new] >= caps[new] or np.random.random() < 0.5:
+            partner = np.random.randint(width)
+            if x[partner] != new:
+                continue
+        size_t = _add_terms(p, new, 1, num_symbols, start, question, weight, change, touched, 0)
+        size_t = _add_terms(p, old, -1, num_symbols, start, question, weight, change, touched, size_t)
+        if partner >= 0:
+            size_t = _add_terms(partner, old, 1, num_symbols, start, question, weight, change, touched, size_t)
+            size_t = _add_terms(partner, new, -1, num_symbols, start, question, weight, change, touched, size_t)
+        delta = 0
+        changed = 0
+        for t in range(size_t):
+            i = touched[t]
+            if change[i] != 0:
+                delta += abs(errors[i] + change[i]) - abs(errors[i])
+                pending[changed, 0] = i
+                pending[changed, 1] = change[i]
+                changed += 1
+                change[i] = 0
+        if delta > 0 and np.random.random() >= np.exp(-delta / temperature):
+            continue
+        for t in range(changed):
+            i = pending[t, 0]
+            size = _set_error(i, errors[i] + pending[t, 1], errors, violated, slot, size)
+        if partner >= 0:
+            x[partner] = old
+        else:
+            held[old] -= 1
+            held[new] += 1
+        x[p] = new
+        violation += delta
+        if violation < best_violation:
+            best_violation = violation
+            best[:] = x
+    x[:] = best
+    return best_violation

@@ -1,0 +1,182 @@
+"""`blocks`: count the symbols, then find the key one block of positions at a time.
+
+Fitting one code to every answer about a long key stops working early (see
+`anneal` and `windows`): the fitting problem grows with the key. This
+cracker keeps it the size of one block of `WIDTH` positions, whatever the
+key's length. After counting every symbol (k - 1 uniform questions, as
+count-split does), each question holds
+
+- the symbols found on the blocks before the current one,
+- a block candidate on the block, fitted to every earlier question about
+  this block by `_block_kernels.anneal_block`,
+- and a filler symbol f on the positions after it, one the candidate lacks.
+
+Its bulls, less the found positions and f's occurrences past them (known
+from the counts), are an equation on the block's symbols alone. It is the
+block's full width if and only if the candidate is right, so a block is
+never wrongly taken as found; the last block needs no filler, and its right
+candidate is the key. The counts also cap each symbol's occurrences in the
+block, and fix the last block's composition.
+
+When a block takes more than `PROBE_AFTER` * WIDTH questions (the annealer
+trapped with a few positions wrong), every other question holds the
+candidate on a random half of the block only, which tells the annealer
+where the wrong positions lie. When the annealer finds no fitting block, it
+tries `RESTARTS` fresh ones. Like `anneal`, the cracker falls back to
+count-split past `question_limit`, so it is exact on every key, and the key
+found is checked against every answer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._block_kernels import anneal_block
+from .anneal import _Answers, _generator, question_limit
+from .count_split import count_symbols, crack_count_split
+from .oracles import Oracle
+from .result import CrackResult, Progress
+
+WIDTH = 36  # positions per block (at most k - 1, so a candidate always lacks a symbol)
+PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
+RESTARTS = 2  # fresh annealing starts when the candidate does not fit
+MOVES = 30_000  # annealing moves per start (100,000: 2% fewer questions, 3 times the time)
+TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
+NO_REPEATS_MAX_LENGTH = 100  # `best` uses blocks for keys without repeats up to this length (at k = n = 300: 3911 questions)
+
+
+class _Solved(Exception):
+    """A question got n bulls: the key is found."""
+
+    def __init__(self, key: np.ndarray) -> None:
+        super().__init__()
+        self.key = key
+
+
+def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
+    """Crack the oracle's secret exactly: count the symbols, then find blocks of positions in turn."""
+    if oracle.puzzle.num_symbols < 2:
+        return crack_count_split(oracle, progress)
+    cracker = _BlockCracker(oracle, progress, seed)
+    try:
+        key = cracker.run()
+    except _Solved as hit:
+        key = hit.key
+    else:
+        if key is None:
+            return cracker.asked.checked(crack_count_split(oracle, progress), oracle)
+    return cracker.asked.checked(CrackResult(key, oracle.queries, True, 0), oracle)
+
+
+class _BlockCracker:
+    """The cracker's state: the answers, the symbol counts, the positions found."""
+
+    def __init__(self, oracle: Oracle, progress: Progress | None, seed: int) -> None:
+        self.oracle = oracle
+        self.progress = progress
+        self.seed = seed
+        self.n, self.k = oracle.puzzle.length, oracle.puzzle.num_symbols
+        self.rng = _generator(seed)
+        self.asked = _Answers(self.n, self.k)
+        self.limit = question_limit(self.n, self.k)
+        self.counts = np.zeros(self.k, dtype=np.int64)
+        self.known = np.full(self.n, -1, dtype=np.int64)  # the symbols of the positions found
+
+    def run(self) -> np.ndarray | None:
+        """The key, or None past the question limit."""
+        self.counts = count_symbols(self.oracle)
+        if self.oracle.solved:
+            raise _Solved(np.full(self.n, int(np.argmax(self.counts)), dtype=np.int64))
+        width = min(WIDTH, self.k - 1)
+        for start in range(0, self.n, width):
+            if not self._find_block(start, min(self.n, start + width)):
+                return None
+        return self.known
+
+    def _find_block(self, start: int, end: int) -> bool:
+        """Ask about positions start..end-1 until they are found; False past the question limit."""
+        width = end - start
+        last = end == self.n
+        caps = self.counts - np.bincount(self.known[:start], minlength=self.k)
+        if caps.min() < 0 or caps.sum() < width:
+            raise self.oracle.contradiction()
+        block = self._random_block(width, caps)
+        rows = 4 * width
+        plus = np.full((rows, width), -1, dtype=np.int64)  # each question's symbols on the block (-1: filler)
+        minus = np.full(rows, -1, dtype=np.int64)  # each question's filler (-1: none)
+        targets = np.zeros(rows, dtype=np.int64)
+        count = 0
+        while self.oracle.queries < self.limit:
+            self._fit(block, plus, minus, targets, count, caps)
+            filler = -1 if last else self._lacking(block, caps)
+            question = self.known.copy()
+            question[end:] = filler
+            question[start:end] = block
+            probe = count > PROBE_AFTER * width and count % 2 == 1
+            if probe:
+                hidden = self.rng.random(width) < 0.5
+                question[start:end][hidden] = filler if filler >= 0 else self._lacking(block, caps)
+            if self.asked.seen(question):  # nudge the candidate off an asked code
+                self._nudge(block, caps)
+                continue
+            bulls = self._ask(question)
+            target = bulls - start
+            if filler >= 0:
+                target -= self.counts[filler] - int(np.count_nonzero(self.known[:start] == filler))
+            if not -width <= target <= width:
+                raise self.oracle.contradiction()
+            if count == rows:
+                plus = np.concatenate([plus, np.full_like(plus, -1)])
+                minus = np.concatenate([minus, np.full_like(minus, -1)])
+                targets = np.concatenate([targets, np.zeros_like(targets)])
+                rows *= 2
+            plus[count] = question[start:end]
+            if filler >= 0:
+                plus[count][plus[count] == filler] = -1
+            minus[count] = filler
+            targets[count] = target
+            count += 1
+            if not probe and target == width:
+                self.known[start:end] = block
+                return True
+            if self.progress:
+                self.progress(self.oracle.queries, start)
+        return False
+
+    def _ask(self, question: np.ndarray) -> int:
+        """Ask `question`, record its answer; its bulls."""
+        bulls, cows = self.oracle.ask(question)
+        if self.oracle.solved:
+            raise _Solved(question)
+        self.asked.add(question, bulls, bulls + cows)
+        return bulls
+
+    def _fit(self, block: np.ndarray, plus: np.ndarray, minus: np.ndarray, targets: np.ndarray, count: int, caps: np.ndarray) -> None:
+        """Anneal `block` in place to fit the first `count` equations, from fresh starts too when it does not."""
+        seed = self.seed * 1_000_003 + self.oracle.queries
+        violation = anneal_block(block, plus, minus, targets, count, caps, MOVES, TEMPERATURE, seed)
+        for attempt in range(1, RESTARTS + 1):
+            if violation == 0:
+                return
+            fresh = self._random_block(len(block), caps)
+            tried = anneal_block(fresh, plus, minus, targets, count, caps, MOVES, TEMPERATURE, seed + 7919 * attempt)
+            if tried < violation:
+                block[:], violation = fresh, tried
+
+    def _random_block(self, width: int, caps: np.ndarray) -> np.ndarray:
+        """A random block candidate holding no symbol more often than its cap."""
+        return self.rng.permutation(np.repeat(np.arange(self.k), caps))[:width]
+
+    def _lacking(self, block: np.ndarray, caps: np.ndarray) -> int:
+        """A symbol the candidate lacks, the one with the fewest occurrences left first (none: no confusion)."""
+        lacking = np.flatnonzero(np.bincount(block, minlength=self.k) == 0)
+        return int(lacking[np.argmin(caps[lacking])])
+
+    def _nudge(self, block: np.ndarray, caps: np.ndarray) -> None:
+        """Swap two positions of the candidate, or change one to a symbol under its cap."""
+        p, r = self.rng.integers(len(block), size=2)
+        spare = np.flatnonzero(np.bincount(block, minlength=self.k) < caps)
+        if block[p] != block[r] or len(spare) == 0:
+            block[p], block[r] = block[r], block[p]
+        else:
+            block[p] = spare[self.rng.integers(len(spare))]
