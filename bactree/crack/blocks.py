@@ -42,7 +42,7 @@ PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
 MOVES = 30_000  # annealing moves per start (100,000: 2% fewer questions, 3 times the time)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
-NO_REPEATS_MAX_LENGTH = 100  # `best` uses blocks for keys without repeats up to this length (at k = n = 300: 3911 questions)
+NO_REPEATS_MAX_LENGTH = 200  # `best` uses blocks for keys without repeats up to this length (k = n = 250: 3315 questions, count-split 1690)
 
 
 class _Solved(Exception):
