@@ -87,6 +87,8 @@ class _BlockCracker:
         self.counts = count_symbols(self.oracle)
         if self.oracle.solved:
             raise _Solved(np.full(self.n, int(np.argmax(self.counts)), dtype=np.int64))
+        for symbol, count in enumerate(self.counts):  # recorded, so the key found is checked against them
+            self.asked.add(np.full(self.n, symbol, dtype=np.int64), count, count)
         width = min(WIDTH, self.k - 1)
         for start in range(0, self.n, width):
             if not self._find_block(start, min(self.n, start + width)):
@@ -106,8 +108,10 @@ class _BlockCracker:
         minus = np.full(rows, -1, dtype=np.int64)  # each question's filler (-1: none)
         targets = np.zeros(rows, dtype=np.int64)
         count = 0
+        nudged = False
         while self.oracle.queries < self.limit:
-            self._fit(block, plus, minus, targets, count, caps)
+            if not nudged:  # a nudged candidate is asked as it is: fitting it again could undo the nudge
+                self._fit(block, plus, minus, targets, count, caps)
             filler = -1 if last else self._lacking(block, caps)
             question = self.known.copy()
             question[end:] = filler
@@ -116,7 +120,8 @@ class _BlockCracker:
             if probe:
                 hidden = self.rng.random(width) < 0.5
                 question[start:end][hidden] = filler if filler >= 0 else self._lacking(block, caps)
-            if self.asked.seen(question):  # nudge the candidate off an asked code
+            nudged = self.asked.seen(question)
+            if nudged:  # nudge the candidate off an asked code
                 self._nudge(block, caps)
                 continue
             bulls = self._ask(question)
