@@ -42,6 +42,7 @@ PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
 MOVES = 30_000  # annealing moves per start (100,000: 2% fewer questions, 3 times the time)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
+MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to count-split (a safeguard)
 NO_REPEATS_MAX_LENGTH = 200  # `best` uses blocks for keys without repeats up to this length (k = n = 250: 3315 questions, count-split 1690)
 
 
@@ -84,11 +85,12 @@ class _BlockCracker:
 
     def run(self) -> np.ndarray | None:
         """The key, or None past the question limit."""
+        before = self.oracle.queries
         self.counts = count_symbols(self.oracle)
         if self.oracle.solved:
             raise _Solved(np.full(self.n, int(np.argmax(self.counts)), dtype=np.int64))
-        for symbol, count in enumerate(self.counts):  # recorded, so the key found is checked against them
-            self.asked.add(np.full(self.n, symbol, dtype=np.int64), count, count)
+        for symbol in range(self.oracle.queries - before):  # the symbols asked, in order: recorded for the final check
+            self.asked.add(np.full(self.n, symbol, dtype=np.int64), self.counts[symbol], self.counts[symbol])
         width = min(WIDTH, self.k - 1)
         for start in range(0, self.n, width):
             if not self._find_block(start, min(self.n, start + width)):
@@ -96,7 +98,7 @@ class _BlockCracker:
         return self.known
 
     def _find_block(self, start: int, end: int) -> bool:
-        """Ask about positions start..end-1 until they are found; False past the question limit."""
+        """Ask about positions start..end-1 until they are found; False past the question limit (or the nudges)."""
         width = end - start
         last = end == self.n
         caps = self.counts - np.bincount(self.known[:start], minlength=self.k)
@@ -109,7 +111,8 @@ class _BlockCracker:
         targets = np.zeros(rows, dtype=np.int64)
         count = 0
         nudged = False
-        while self.oracle.queries < self.limit:
+        nudges = 0
+        while self.oracle.queries < self.limit and nudges < MAX_NUDGES:
             if not nudged:  # a nudged candidate is asked as it is: fitting it again could undo the nudge
                 self._fit(block, plus, minus, targets, count, caps)
             filler = -1 if last else self._lacking(block, caps)
@@ -123,7 +126,9 @@ class _BlockCracker:
             nudged = self.asked.seen(question)
             if nudged:  # nudge the candidate off an asked code
                 self._nudge(block, caps)
+                nudges += 1
                 continue
+            nudges = 0
             bulls = self._ask(question)
             target = bulls - start
             if filler >= 0:
