@@ -52,6 +52,40 @@ def _add_change(p: int, symbol: int, step: int, nxt: np.ndarray, head: np.ndarra
 
 
 @njit(cache=True)
+def _pending_delta(touched: np.ndarray, touched_size: int, change: np.ndarray, errors: np.ndarray, pending: np.ndarray) -> tuple[int, int]:
+    """Gather each touched question's whole change into pending (clearing change); (the |error| delta, rows)."""
+    delta = 0
+    changed = 0
+    for t in range(touched_size):
+        j = touched[t]
+        if change[j] != 0:  # first visit of j: take its whole change
+            delta += abs(errors[j] + change[j]) - abs(errors[j])
+            pending[changed, 0] = j
+            pending[changed, 1] = change[j]
+            changed += 1
+            change[j] = 0
+    return delta, changed
+
+
+@njit(cache=True)
+def _set_error(i: int, error: int, errors: np.ndarray, violated: np.ndarray, slot: np.ndarray, size: int) -> int:
+    """errors[i] = error, keeping the set of violated equations current; the set's new size."""
+    was = errors[i]
+    errors[i] = error
+    if was == 0 and error != 0:
+        violated[size] = i
+        slot[i] = size
+        size += 1
+    elif was != 0 and error == 0:
+        last = violated[size - 1]
+        violated[slot[i]] = last
+        slot[last] = slot[i]
+        slot[i] = -1
+        size -= 1
+    return size
+
+
+@njit(cache=True)
 def anneal(
     x: np.ndarray,
     guesses: np.ndarray,
@@ -125,32 +159,11 @@ def anneal(
         touched_size = _add_change(p, a, -1, nxt, head, change, touched, touched_size)
         touched_size = _add_change(p2, a, 1, nxt, head, change, touched, touched_size)
         touched_size = _add_change(p2, c, -1, nxt, head, change, touched, touched_size)
-        delta = 0
-        changed = 0
-        for t in range(touched_size):
-            j = touched[t]
-            if change[j] != 0:
-                delta += abs(errors[j] + change[j]) - abs(errors[j])
-                pending[changed, 0] = j
-                pending[changed, 1] = change[j]
-                changed += 1
-                change[j] = 0
+        delta, changed = _pending_delta(touched, touched_size, change, errors, pending)
         if delta > 0 and np.random.random() >= np.exp(-delta / temperature):
             continue
         for t in range(changed):
-            j = pending[t, 0]
-            was = errors[j]
-            errors[j] = was + pending[t, 1]
-            if was == 0 and errors[j] != 0:
-                violated[size] = j
-                slot[j] = size
-                size += 1
-            elif was != 0 and errors[j] == 0:
-                last = violated[size - 1]
-                violated[slot[j]] = last
-                slot[last] = slot[j]
-                slot[j] = -1
-                size -= 1
+            size = _set_error(pending[t, 0], errors[pending[t, 0]] + pending[t, 1], errors, violated, slot, size)
         # swap, keeping the symbol places current
         places[a, place_of[p]] = p2
         places[c, place_of[p2]] = p

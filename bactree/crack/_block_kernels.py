@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._anneal_kernels import _pending_delta, _set_error
+
 
 @njit(cache=True)
 def window_values(x: np.ndarray, plus: np.ndarray, minus: np.ndarray, count: int, values: np.ndarray) -> None:
@@ -83,24 +85,6 @@ def _add_terms(
         change[j] += step * weight[e]
         touched[size] = j
         size += 1
-    return size
-
-
-@njit(cache=True)
-def _set_error(i: int, error: int, errors: np.ndarray, violated: np.ndarray, slot: np.ndarray, size: int) -> int:
-    """errors[i] = error, keeping the set of violated equations current; the set's new size."""
-    was = errors[i]
-    errors[i] = error
-    if was == 0 and error != 0:
-        violated[size] = i
-        slot[i] = size
-        size += 1
-    elif was != 0 and error == 0:
-        last = violated[size - 1]
-        violated[slot[i]] = last
-        slot[last] = slot[i]
-        slot[i] = -1
-        size -= 1
     return size
 
 
@@ -181,21 +165,11 @@ def anneal_block(
         if partner >= 0:
             size_t = _add_terms(partner, old, 1, num_symbols, start, question, weight, change, touched, size_t)
             size_t = _add_terms(partner, new, -1, num_symbols, start, question, weight, change, touched, size_t)
-        delta = 0
-        changed = 0
-        for t in range(size_t):
-            i = touched[t]
-            if change[i] != 0:
-                delta += abs(errors[i] + change[i]) - abs(errors[i])
-                pending[changed, 0] = i
-                pending[changed, 1] = change[i]
-                changed += 1
-                change[i] = 0
+        delta, changed = _pending_delta(touched, size_t, change, errors, pending)
         if delta > 0 and np.random.random() >= np.exp(-delta / temperature):
             continue
         for t in range(changed):
-            i = pending[t, 0]
-            size = _set_error(i, errors[i] + pending[t, 1], errors, violated, slot, size)
+            size = _set_error(pending[t, 0], errors[pending[t, 0]] + pending[t, 1], errors, violated, slot, size)
         if partner >= 0:
             x[partner] = old
         else:
