@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bactree.crack._block_kernels import anneal_block, window_values
+from bactree.crack._block_kernels import anneal_block, block_values
 from naive import score as naive_score
 
 SYMBOLS = "abcdefghijklmnop"
@@ -75,10 +75,10 @@ def systems(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(systems())
-def test_window_values_match_plain_python(system) -> None:
+def test_block_values_match_plain_python(system) -> None:
     block, plus, minus, _, _ = system
     values = np.zeros(max(len(minus), 1), dtype=np.int64)
-    window_values(block, plus, minus, len(minus), values)
+    block_values(block, plus, minus, len(minus), values)
     assert values[: len(minus)].tolist() == [naive_value(block.tolist(), plus[j].tolist(), int(minus[j])) for j in range(len(minus))]
 
 

@@ -1,26 +1,25 @@
-"""Numba kernel of the `windows` cracker: one window's symbols fitted to the questions about it.
+"""Numba kernel of the `blocks` cracker: one block's symbols fitted to the questions about it.
 
-A window question holds a code q on the window W, the known symbols on the
+A block question holds a code q on the block B, the known symbols on the
 positions already found, and one filler symbol f (whose count c_f in the key
 is known) on every other position. Its bulls are then
 
-    (positions found) + sum over p in W of [x_p == q_p]
-                      + (c_f - f's found positions - sum over p in W of [x_p == f])
+    (positions found) + sum over p in B of [x_p == q_p]
+                      + (c_f - f's found positions - sum over p in B of [x_p == f])
 
 so, with t = bulls - (positions found) - (c_f - f's found positions), the
-window's symbols x satisfy
+block's symbols x satisfy
 
-    sum over p in W of ([x_p == q_p] - [x_p == f]) = t,
+    sum over p in B of ([x_p == q_p] - [x_p == f]) = t,
 
-an equation on the window alone. Where the question holds the filler inside
-the window the two terms cancel. When no position outside the window is
-left, there is no filler and the minus term goes.
+an equation on the block alone. Where the question holds the filler inside
+the block the two terms cancel. When no position after the block is left,
+there is no filler and the minus term goes.
 
-`anneal_window` minimises the summed |error| of these equations, keeping
+`anneal_block` minimises the summed |error| of these equations, keeping
 each symbol's count within `caps` (what the key can still hold in the
-window), by changing one position or swapping two.
+block), by changing one position or swapping two.
 """
-
 from __future__ import annotations
 
 import numpy as np
@@ -30,7 +29,7 @@ from ._anneal_kernels import _pending_delta, _set_error
 
 
 @njit(cache=True)
-def window_values(x: np.ndarray, plus: np.ndarray, minus: np.ndarray, count: int, values: np.ndarray) -> None:
+def block_values(x: np.ndarray, plus: np.ndarray, minus: np.ndarray, count: int, values: np.ndarray) -> None:
     """values[j] = sum over p of [x_p == plus[j, p]] - [x_p == minus[j]] where plus[j, p] >= 0."""
     for j in range(count):
         value = 0
@@ -100,14 +99,14 @@ def anneal_block(
     temperature: float,
     seed: int,
 ) -> int:
-    """Anneal the window x in place towards fitting the first `count` equations; its violation.
+    """Anneal the block x in place towards fitting the first `count` equations; its violation.
 
     x must hold no symbol s more than caps[s] times, and keeps so. Each move
     picks a violated equation and a position it tests, and a change that
     would shrink its error (a one-position change, or a swap when the cap
     forbids it or at random), accepted by the Metropolis rule at
     `temperature`. Stops at violation 0 or after `moves` moves, leaving the
-    best window seen in x.
+    best block seen in x.
     """
     np.random.seed(seed)
     width = x.shape[0]
@@ -115,7 +114,7 @@ def anneal_block(
     rows = max(count, 1)
     start, question, weight = _terms(plus, minus, count, num_symbols)
     errors = np.zeros(rows, dtype=np.int64)
-    window_values(x, plus, minus, count, errors)
+    block_values(x, plus, minus, count, errors)
     violation = 0
     violated = np.empty(rows, dtype=np.int64)
     slot = np.full(rows, -1, dtype=np.int64)
@@ -143,17 +142,13 @@ def anneal_block(
         if plus[j, p] < 0:
             continue
         old = x[p]
-        if errors[j] < 0:
+        if errors[j] < 0:  # too low: bring q_p in
             new = plus[j, p]
-            if old == new:
-                continue
-        elif old == plus[j, p] or np.random.random() < 0.5:
+        elif old == plus[j, p] or np.random.random() < 0.5:  # too high: take q_p out
             new = np.random.randint(num_symbols)
-        else:
+        else:  # too high: bring the filler in
             new = minus[j]
-            if new < 0:
-                continue
-        if new == old:
+        if new < 0 or new == old:
             continue
         partner = -1
         if held[new] >= caps[new] or np.random.random() < 0.5:

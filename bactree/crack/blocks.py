@@ -33,7 +33,7 @@ import numpy as np
 
 from ._block_kernels import anneal_block
 from .anneal import _Answers, _generator, question_limit
-from .count_split import count_symbols, crack_count_split
+from .count_split import _Guessed, count_symbols, crack_count_split
 from .oracles import Oracle
 from .result import CrackResult, Progress
 
@@ -46,14 +46,6 @@ MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to coun
 NO_REPEATS_MAX_LENGTH = 200  # `best` uses blocks for keys without repeats up to this length (k = n = 250: 3315 questions, count-split 1690)
 
 
-class _Solved(Exception):
-    """A question got n bulls: the key is found."""
-
-    def __init__(self, key: np.ndarray) -> None:
-        super().__init__()
-        self.key = key
-
-
 def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
     """Crack the oracle's secret exactly: count the symbols, then find blocks of positions in turn."""
     if oracle.puzzle.num_symbols < 2:
@@ -61,8 +53,8 @@ def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0
     cracker = _BlockCracker(oracle, progress, seed)
     try:
         key = cracker.run()
-    except _Solved as hit:
-        key = hit.key
+    except _Guessed as hit:
+        key = hit.code
     else:
         if key is None:
             return cracker.asked.checked(crack_count_split(oracle, progress), oracle)
@@ -88,7 +80,7 @@ class _BlockCracker:
         before = self.oracle.queries
         self.counts = count_symbols(self.oracle)
         if self.oracle.solved:
-            raise _Solved(np.full(self.n, int(np.argmax(self.counts)), dtype=np.int64))
+            raise _Guessed(np.full(self.n, int(np.argmax(self.counts)), dtype=np.int64))
         for symbol in range(self.oracle.queries - before):  # the symbols asked, in order: recorded for the final check
             self.asked.add(np.full(self.n, symbol, dtype=np.int64), self.counts[symbol], self.counts[symbol])
         width = min(WIDTH, self.k - 1)
@@ -157,7 +149,7 @@ class _BlockCracker:
         """Ask `question`, record its answer; its bulls."""
         bulls, cows = self.oracle.ask(question)
         if self.oracle.solved:
-            raise _Solved(question)
+            raise _Guessed(question)
         self.asked.add(question, bulls, bulls + cows)
         return bulls
 
