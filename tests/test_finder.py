@@ -15,7 +15,7 @@ from bactree.build import build
 from bactree.game import Game
 from bactree.search import Solver, TreeFinder
 from bactree.search._finder_kernels import _separating_guess, _three_left_guess
-from bactree.subproblems import ResumeFileError
+from bactree.resume import ResumeFileError
 from bactree.treefile import check_document, dumps, replay_tree
 
 GAMES = [Game(3, "012345", False), Game(2, "1234", True), Game(3, "1234", True)]

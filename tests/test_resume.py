@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import Game
-from bactree.subproblems import ResumeFileError
+from bactree.resume import ResumeFileError
 from bactree.treefile import dumps
 
 GAME = Game(3, "012345", False)  # 120 codes, first guess forced: 7 subproblems, a fraction of a second
