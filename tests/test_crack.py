@@ -248,6 +248,25 @@ def test_blocks_fall_back_to_count_split_at_the_question_limit(monkeypatch) -> N
     assert np.array_equal(found, secret) and oracle.solved and queries > 60
 
 
+def test_blocks_give_way_after_too_many_nudges_in_a_row(monkeypatch) -> None:
+    """A candidate stuck on an asked code (no refit, no nudge) ends in count-split, not a loop."""
+    import bactree.crack.blocks as blocks_module
+
+    puzzle = Puzzle(50, PAPER_SYMBOLS, True)
+    secret = puzzle.random_code(np.random.default_rng(6))
+    nudges = []
+
+    def stuck(self, block, caps):
+        nudges.append(1)
+        assert len(nudges) <= 5, "nudged past MAX_NUDGES"
+
+    monkeypatch.setattr(blocks_module._BlockCracker, "_fit", lambda self, *args: None)
+    monkeypatch.setattr(blocks_module._BlockCracker, "_nudge", stuck)
+    monkeypatch.setattr(blocks_module, "MAX_NUDGES", 5)
+    found, queries, oracle = crack("blocks", puzzle, secret)
+    assert np.array_equal(found, secret) and oracle.solved
+    assert len(nudges) == 5 and queries > puzzle.num_symbols  # counting, one block question, then count-split
+
 def test_a_lie_is_caught_by_blocks(fake_program) -> None:
     """One bull too many at the first question: blocks ends with a contradiction, not a wrong key."""
     puzzle = Puzzle(90, PAPER_SYMBOLS, True)
