@@ -89,10 +89,23 @@ def cli_errors() -> Iterator[None]:
         raise typer.Exit(2) from None
     except Terminated:
         typer.echo("Terminated.", err=True)
+        _quiet_finalizers()
         raise typer.Exit(143) from None
     except KeyboardInterrupt:
         typer.echo("Interrupted.", err=True)
+        _quiet_finalizers()
         raise typer.Exit(130) from None
+
+
+def _quiet_finalizers() -> None:
+    """Say nothing of finalizers that fail as a stopped process exits.
+
+    A signal can land while an object is half built (numba's compiler, run
+    on first use, holds llvmlite objects whose finalizer then fails), and
+    Python prints such a failure as "Exception ignored ..." with a
+    traceback when the object goes.
+    """
+    sys.unraisablehook = lambda unraisable: None
 
 
 @app.command()

@@ -133,3 +133,28 @@ def test_a_signal_lost_in_a_finalizer_still_stops_the_build() -> None:
         with pytest.raises(raised), stop_on_signals():
             SignalsWhileCollected(sig)
             raise SystemError("what numba makes of an exception raised in Python code it called")
+
+
+@pytest.mark.parametrize("signal_error,status,line", [("KeyboardInterrupt", 130, "Interrupted."), ("Terminated", 143, "Terminated.")])
+def test_a_finalizer_failing_after_a_signal_prints_no_traceback(signal_error: str, status: int, line: str) -> None:
+    """A signal landing while an object is half built (as in numba's compiler) leaves its finalizer failing later."""
+    script = f"""
+import typer
+from bactree.cli import Terminated, cli_errors
+
+class HalfBuilt:
+    def __del__(self):
+        raise AttributeError("no _ptr")
+
+def compile_kernel():
+    half = HalfBuilt()
+    raise {signal_error}
+
+try:
+    with cli_errors():
+        compile_kernel()
+except typer.Exit as stop:
+    raise SystemExit(stop.exit_code)
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stderr) == (status, line + "\n")
