@@ -2,21 +2,21 @@
 
 Each command parses options, makes one library call and prints. Library
 errors (`BactreeError`) become one line `Error: ...` on stderr with exit
-status 2; a tree that fails `verify` exits 1.
+status 2, and Ctrl-C and SIGTERM quiet exits (`bactree.exits`); a tree
+that fails `verify` exits 1.
 """
 
 from __future__ import annotations
 
-import signal
 import sys
 import time
-from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Callable, Iterator, Optional
+from typing import Annotated, Optional
 
 import typer
 
+from .exits import cli_errors
 from .game import BactreeError, Game, make_game
 
 app = typer.Typer(
@@ -41,71 +41,6 @@ Repeats = Annotated[
 def resolve_game(game: str, length: int | None, symbols: str | None, repeats: bool | None) -> Game:
     """The game the shared options describe."""
     return make_game(game, length, symbols, repeats)
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, turned into an exception so that a build stops as cleanly as on Ctrl-C."""
-
-
-@contextmanager
-def stop_on_signals() -> Iterator[Callable[[], None]]:
-    """While inside, Ctrl-C raises KeyboardInterrupt and SIGTERM `Terminated`, and both are remembered.
-
-    Python drops an exception raised while a finalizer runs (it prints
-    "Exception ignored in ..." and goes on), and numba turns one raised in
-    Python code it calls into a SystemError; so the signal is remembered:
-    the function yielded raises it again (it is called before anything is
-    written), and any exception that ends the block after a signal becomes
-    the signal's.
-    """
-    received: list[int] = []
-
-    def stop(signum: int, frame: object) -> None:
-        received.append(signum)
-        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
-
-    def raise_if_signalled() -> None:
-        if received:
-            raise Terminated if received[0] == signal.SIGTERM else KeyboardInterrupt
-
-    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield raise_if_signalled
-    except BaseException:
-        raise_if_signalled()
-        raise
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-@contextmanager
-def cli_errors() -> Iterator[None]:
-    """Turn library errors into one line on stderr and exit status 2; Ctrl-C exits 130 quietly, SIGTERM 143."""
-    try:
-        yield
-    except BactreeError as err:
-        typer.echo(f"Error: {err}", err=True)
-        raise typer.Exit(2) from None
-    except Terminated:
-        typer.echo("Terminated.", err=True)
-        _quiet_finalizers()
-        raise typer.Exit(143) from None
-    except KeyboardInterrupt:
-        typer.echo("Interrupted.", err=True)
-        _quiet_finalizers()
-        raise typer.Exit(130) from None
-
-
-def _quiet_finalizers() -> None:
-    """Say nothing of finalizers that fail as a stopped process exits.
-
-    A signal can land while an object is half built (numba's compiler, run
-    on first use, holds llvmlite objects whose finalizer then fails), and
-    Python prints such a failure as "Exception ignored ..." with a
-    traceback when the object goes.
-    """
-    sys.unraisablehook = lambda unraisable: None
 
 
 @app.command()
@@ -438,7 +373,7 @@ def build(
 
     # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
     # file written (an existing one is left as it was), finished subproblems kept for --resume.
-    with cli_errors(), stop_on_signals() as raise_if_signalled:
+    with cli_errors() as raise_if_signalled:
         chosen = resolve_game(game, length, symbols, repeats)
         began = time.perf_counter()
 

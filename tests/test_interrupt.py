@@ -117,7 +117,7 @@ def test_a_split_build_stops_and_resumes_to_the_same_bytes(tmp_path: Path, budge
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_signal_lost_in_a_finalizer_still_stops_the_build() -> None:
     """Python drops an exception raised while a finalizer runs; `stop_on_signals` remembers the signal anyway."""
-    from bactree.cli import Terminated, stop_on_signals
+    from bactree.exits import Terminated, stop_on_signals
 
     class SignalsWhileCollected:
         def __init__(self, sig: signal.Signals) -> None:
@@ -140,7 +140,7 @@ def test_a_finalizer_failing_after_a_signal_prints_no_traceback(signal_error: st
     """A signal landing while an object is half built (as in numba's compiler) leaves its finalizer failing later."""
     script = f"""
 import typer
-from bactree.cli import Terminated, cli_errors
+from bactree.exits import Terminated, cli_errors
 
 class HalfBuilt:
     def __del__(self):
@@ -158,3 +158,25 @@ except typer.Exit as stop:
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert (result.returncode, result.stderr) == (status, line + "\n")
+
+
+def test_a_signal_landing_in_a_finalizer_prints_no_traceback() -> None:
+    """The build's handler raises inside a finalizer: Python drops that exception, and must not print it."""
+    script = """
+import os, signal
+import typer
+from bactree.exits import cli_errors, stop_on_signals
+
+class SignalsWhileCollected:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+
+try:
+    with cli_errors(), stop_on_signals() as raise_if_signalled:
+        SignalsWhileCollected()
+        raise_if_signalled()
+except typer.Exit as stop:
+    raise SystemExit(stop.exit_code)
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stderr) == (130, "Interrupted.\n")
