@@ -1,10 +1,10 @@
 """How a command ends: library errors as one line, Ctrl-C and SIGTERM as quiet exits.
 
-`cli_errors`, around every command, turns a `BactreeError` into `Error:
-...` on stderr and exit status 2, Ctrl-C into "Interrupted." and 130,
-SIGTERM into "Terminated." and 143, never a traceback. Both signals stop
-the command as exceptions (`stop_on_signals`), so that a build cleans up
-on the way out.
+`cli_errors`, around every command, turns a `BactreeError` into one
+line on stderr ("Error: ...") and exit status 2, Ctrl-C into
+"Interrupted." and 130, SIGTERM into "Terminated." and 143, never a
+traceback. Both signals stop the command as exceptions
+(`stop_on_signals`), so that a build cleans up on the way out.
 """
 
 from __future__ import annotations

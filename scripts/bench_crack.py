@@ -106,10 +106,10 @@ def plot(rows: list, path: str) -> None:
     ax.set_xlabel("key length n")
     ax.set_ylabel("questions per key (mean)")
     ax.set_title("Cracking long keys: questions per key")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.12))  # below: no line hidden
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     print(f"wrote {path}")
 
 
