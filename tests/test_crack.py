@@ -65,7 +65,7 @@ def test_exact_on_random_keys_up_to_60(data: st.DataObject) -> None:
 
     with pytest.MonkeyPatch.context() as patch:  # fewer moves: faster, and the fallback gets exercised too
         patch.setattr(anneal_module, "FIT_MOVES", 30_000)
-        patch.setattr(windows_module, "FIT_MOVES", 30_000)
+        patch.setattr(windows_module, "MOVES", 30_000)
         patch.setattr(blocks_module, "MOVES", 10_000)
         for name in EXACT:
             found, _, oracle = crack(name, puzzle, secret)
@@ -210,7 +210,7 @@ def test_windows_exact_on_long_keys(monkeypatch, length: int, num_symbols: int) 
     """Windows of a 100-key with 37 symbols; with 3 symbols every window holds them all (whole-key questions)."""
     import bactree.crack.windows as windows_module
 
-    monkeypatch.setattr(windows_module, "FIT_MOVES", 50_000)
+    monkeypatch.setattr(windows_module, "MOVES", 50_000)
     puzzle = Puzzle(length, FIXED_ALPHABET[:num_symbols], True)
     for seed in range(2):
         secret = puzzle.random_code(np.random.default_rng(seed))
@@ -224,7 +224,7 @@ def test_windows_fall_back_to_count_split_at_the_question_limit(monkeypatch) -> 
     puzzle = Puzzle(80, PAPER_SYMBOLS, True)
     secret = puzzle.random_code(np.random.default_rng(3))
     monkeypatch.setattr(windows_module, "question_limit", lambda length, num_symbols: 40)
-    monkeypatch.setattr(windows_module, "FIT_MOVES", 20_000)
+    monkeypatch.setattr(windows_module, "MOVES", 20_000)
     found, queries, oracle = crack("windows", puzzle, secret)
     assert np.array_equal(found, secret) and oracle.solved and queries > 40
 

@@ -29,14 +29,15 @@ from __future__ import annotations
 import numpy as np
 
 from ._fit_kernels import anneal_fit
-from .anneal import FIT_MOVES, FIT_TEMPERATURE, _Answers, _generator, question_limit
+from .anneal import FIT_TEMPERATURE, _Answers, _generator, question_limit
 from .count_split import crack_count_split
 from .oracles import Oracle
 from .result import CrackResult, Progress
 
 WIDTH = 34  # positions per window (25 and 50 measured worse at n = 100)
 WHOLE_KEY_SHARE = 0.2  # whole-key questions first, per position of the key (0.08-0.3 measured)
-PROBE_AFTER = 1.5  # a window's questions, per position, before half-window probes
+PROBE_AFTER = 2.5  # a window's questions, per position, before half-window probes (1.5: 203.7 questions at n = 100)
+MOVES = 1_000_000  # fitting moves per question (300,000: 208.1 questions at n = 100 with probes from 1.5, a third of the time)
 WINDOWS_MAX_LENGTH = 100  # `best` uses windows for keys with repeats up to this length (at 150 a window got trapped)
 
 
@@ -55,7 +56,7 @@ def crack_windows(oracle: Oracle, progress: Progress | None = None, seed: int = 
     while oracle.queries < limit:
         anneal_fit(
             candidate, asked.guesses, asked.bulls, asked.totals, asked.composition, asked.count,
-            asked.head, asked.next, np.arange(found, n), False, FIT_MOVES, FIT_TEMPERATURE,
+            asked.head, asked.next, np.arange(found, n), False, MOVES, FIT_TEMPERATURE,
             seed * 1_000_003 + oracle.queries,
         )
         end = min(n, found + WIDTH)
