@@ -69,14 +69,11 @@ def cli_errors() -> Iterator[Callable[[], None]]:
     except BactreeError as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(2) from None
-    except Terminated:
-        typer.echo("Terminated.", err=True)
+    except KeyboardInterrupt as stopped:  # Ctrl-C, or SIGTERM as `Terminated`
+        terminated = isinstance(stopped, Terminated)
+        typer.echo("Terminated." if terminated else "Interrupted.", err=True)
         _quiet_finalizers()
-        raise typer.Exit(143) from None
-    except KeyboardInterrupt:
-        typer.echo("Interrupted.", err=True)
-        _quiet_finalizers()
-        raise typer.Exit(130) from None
+        raise typer.Exit(143 if terminated else 130) from None
 
 
 def _quiet_finalizers() -> None:

@@ -267,6 +267,7 @@ def test_blocks_give_way_after_too_many_nudges_in_a_row(monkeypatch) -> None:
     assert np.array_equal(found, secret) and oracle.solved
     assert len(nudges) == 5 and queries > puzzle.num_symbols  # counting, one block question, then count-split
 
+
 def test_a_lie_is_caught_by_blocks(fake_program) -> None:
     """One bull too many at the first question: blocks ends with a contradiction, not a wrong key."""
     puzzle = Puzzle(90, PAPER_SYMBOLS, True)

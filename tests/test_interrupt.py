@@ -165,14 +165,14 @@ def test_a_signal_landing_in_a_finalizer_prints_no_traceback() -> None:
     script = """
 import os, signal
 import typer
-from bactree.exits import cli_errors, stop_on_signals
+from bactree.exits import cli_errors
 
 class SignalsWhileCollected:
     def __del__(self):
         os.kill(os.getpid(), signal.SIGINT)
 
 try:
-    with cli_errors(), stop_on_signals() as raise_if_signalled:
+    with cli_errors() as raise_if_signalled:  # as every command runs
         SignalsWhileCollected()
         raise_if_signalled()
 except typer.Exit as stop:
