@@ -306,15 +306,41 @@ def test_a_lie_is_caught_by_blocks(fake_program) -> None:
     oracle.close()
 
 
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_blocks_count_and_learn_the_first_parts_composition_in_one_chain(data: st.DataObject) -> None:
+    """The counts and the first part's counts are the secret's (np.bincount), even for a symbol filling the rest."""
+    from bactree.crack.blocks import _BlockCracker
+    from bactree.crack.count_split import _Guessed
+
+    length = data.draw(st.integers(2, 80))
+    num_symbols = data.draw(st.integers(1, 12))
+    puzzle = Puzzle(length, FIXED_ALPHABET[:num_symbols], True)
+    secret = puzzle.random_code(np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))))
+    if data.draw(st.booleans()):
+        secret = np.sort(secret)  # one symbol may hold every position after the part
+    end = data.draw(st.integers(1, length - 1))
+    cracker = _BlockCracker(SecretOracle(puzzle, secret), None, 0)
+    try:
+        part = cracker._count_with_chain(end)
+    except _Guessed as hit:  # a question was the secret itself
+        assert np.array_equal(hit.code, secret) and cracker.oracle.solved
+        return
+    assert np.array_equal(cracker.counts, np.bincount(secret, minlength=num_symbols))
+    assert np.array_equal(part, np.bincount(secret[:end], minlength=num_symbols))
+    assert cracker.oracle.queries <= num_symbols + np.count_nonzero(cracker.counts >= length - end)
+
+
 def test_a_lie_in_a_chain_is_caught_by_blocks(fake_program) -> None:
-    """One bull too many in a chain (after 36 counting questions, one a symbol) is caught by the chain's end."""
-    puzzle = Puzzle(180, PAPER_SYMBOLS, True)
+    """One bull too many in the first chain (counting too) or the second is caught by the chain's end."""
+    puzzle = Puzzle(300, PAPER_SYMBOLS, True)
     key = puzzle.format(puzzle.random_code(np.random.default_rng(9)))
-    oracle = ProgramOracle(puzzle, fake_program(key, "lie", 45))
-    with pytest.raises(ContradictionError, match=r"the answer contradicts earlier answers") as caught:
-        make_cracker("blocks")(oracle, None)
-    oracle.close()
-    assert 45 < int(str(caught.value).split(":")[0].removeprefix("question ")) <= 72
+    for lie, chain_end in [(20, 37), (280, 303)]:  # the chains of this key: questions 1-37 and 268-303
+        oracle = ProgramOracle(puzzle, fake_program(key, "lie", lie))
+        with pytest.raises(ContradictionError, match=r"the answer contradicts earlier answers") as caught:
+            make_cracker("blocks")(oracle, None)
+        oracle.close()
+        assert lie < int(str(caught.value).split(":")[0].removeprefix("question ")) <= chain_end
 
 
 @pytest.mark.parametrize("wrong", [1, 5, 17])

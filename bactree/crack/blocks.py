@@ -84,23 +84,72 @@ class _BlockCracker:
 
     def run(self) -> np.ndarray | None:
         """The key, or None past the question limit."""
+        width = min(WIDTH, self.k - 1)
+        part_start, part_end = 0, self._part_end(0, width)
+        if part_end < self.n:
+            composition = self._count_with_chain(part_end)
+        else:
+            self._count()
+            composition = self.counts
+        while True:
+            for start in range(part_start, part_end, width):
+                caps = composition - np.bincount(self.known[part_start:start], minlength=self.k)
+                if not self._find_block(start, min(part_end, start + width), caps):
+                    return None
+            if part_end == self.n:
+                return self.known
+            part_start, part_end = part_end, self._part_end(part_end, width)
+            composition = self._composition(part_start, part_end)
+
+    def _count(self) -> None:
+        """Count every symbol as count-split does (k - 1 uniform questions)."""
         before = self.oracle.queries
         self.counts = count_symbols(self.oracle)
         if self.oracle.solved:
             raise _Guessed(np.full(self.n, int(np.argmax(self.counts)), dtype=np.int64))
         for symbol in range(self.oracle.queries - before):  # the symbols asked, in order: recorded for the final check
             self.asked.add(np.full(self.n, symbol, dtype=np.int64), self.counts[symbol], self.counts[symbol])
-        width = min(WIDTH, self.k - 1)
-        part_start = 0
-        while part_start < self.n:
-            part_end = self._part_end(part_start, width)
-            composition = self._composition(part_start, part_end)
-            for start in range(part_start, part_end, width):
-                caps = composition - np.bincount(self.known[part_start:start], minlength=self.k)
-                if not self._find_block(start, min(part_end, start + width), caps):
-                    return None
-            part_start = part_end
-        return self.known
+
+    def _count_with_chain(self, end: int) -> np.ndarray:
+        """Count every symbol and learn the first part's composition (positions 0..end-1) in one chain.
+
+        Symbol 0 is counted alone. Then question s holds symbol s - 1 on the
+        part and s after it: its bulls, a[s-1] + c[s] - a[s], give a
+        difference of the part's counts a, and its bulls + cows,
+        min(end, c[s-1]) + min(n - end, c[s]), give the count c[s], since c[s-1]
+        is known by then (a count of n - end or more is asked alone). So k
+        questions do what counting and a chain do in 2k - 2.
+        """
+        n = self.n
+        self.counts[0] = self._ask(np.zeros(n, dtype=np.int64))[0]
+        drops = np.zeros(self.k, dtype=np.int64)  # a[0] - a[s]
+        symbol = 1
+        while symbol < self.k and self.counts.sum() < n:  # the symbols after the n-th occurrence do not occur
+            question = np.full(n, symbol, dtype=np.int64)
+            question[:end] = symbol - 1
+            bulls, cows = self._ask(question)
+            seen = bulls + cows - min(end, int(self.counts[symbol - 1]))  # min(n - end, c[s])
+            self.counts[symbol] = seen if seen < n - end else self._ask(np.full(n, symbol, dtype=np.int64))[0]
+            drops[symbol] = drops[symbol - 1] + bulls - self.counts[symbol]
+            symbol += 1
+            if self.progress:
+                self.progress(self.oracle.queries, 0)
+        if self.counts.sum() != n or self.counts.min() < 0:
+            raise self.oracle.contradiction()
+        return self._solve_chain(end, np.arange(symbol), drops[:symbol], self.counts)
+
+    def _solve_chain(self, size: int, chained: np.ndarray, drops: np.ndarray, rest: np.ndarray) -> np.ndarray:
+        """A part's counts a from its chain: drops[j] = a[chained[0]] - a[chained[j]], no other symbol in the part.
+
+        The part's `size` fixes a[chained[0]]; every count must lie between 0
+        and the rest's, or the answers contradict each other.
+        """
+        first, remainder = divmod(size + int(drops.sum()), len(chained))
+        part = np.zeros(self.k, dtype=np.int64)
+        part[chained] = first - drops
+        if remainder or part.min() < 0 or (part > rest).any():
+            raise self.oracle.contradiction()
+        return part
 
     def _part_end(self, start: int, width: int) -> int:
         """The end of the part that starts at `start`: the key's end without repeats, or with fewer than two blocks after it.
@@ -134,16 +183,11 @@ class _BlockCracker:
             question = self.known.copy()
             question[start:end] = present[j - 1]
             question[end:] = present[j]
-            bulls = self._ask(question)
+            bulls, _ = self._ask(question)
             drops[j] = drops[j - 1] + bulls - start - rest[present[j]]
             if self.progress:
                 self.progress(self.oracle.queries, start)
-        first, remainder = divmod(end - start + int(drops.sum()), len(present))
-        part = np.zeros(self.k, dtype=np.int64)
-        part[present] = first - drops
-        if remainder or part.min() < 0 or (part > rest).any():
-            raise self.oracle.contradiction()
-        return part
+        return self._solve_chain(end - start, present, drops, rest)
 
     def _find_block(self, start: int, end: int, caps: np.ndarray) -> bool:
         """Ask about positions start..end-1 until they are found; False past the question limit (or the nudges).
@@ -179,7 +223,7 @@ class _BlockCracker:
                 nudges += 1
                 continue
             nudges = 0
-            bulls = self._ask(question)
+            bulls, _ = self._ask(question)
             target = bulls - start
             if filler >= 0:
                 target -= self.counts[filler] - int(np.count_nonzero(self.known[:start] == filler))
@@ -203,13 +247,13 @@ class _BlockCracker:
                 self.progress(self.oracle.queries, start)
         return False
 
-    def _ask(self, question: np.ndarray) -> int:
-        """Ask `question`, record its answer; its bulls."""
+    def _ask(self, question: np.ndarray) -> tuple[int, int]:
+        """Ask `question`, record its answer; its bulls and cows."""
         bulls, cows = self.oracle.ask(question)
         if self.oracle.solved:
             raise _Guessed(question)
         self.asked.add(question, bulls, bulls + cows)
-        return bulls
+        return bulls, cows
 
     def _fit(self, block: np.ndarray, plus: np.ndarray, minus: np.ndarray, targets: np.ndarray, count: int, caps: np.ndarray) -> None:
         """Anneal `block` in place to fit the first `count` equations, from fresh starts too when it does not."""
