@@ -331,16 +331,31 @@ def test_blocks_count_and_learn_the_first_parts_composition_in_one_chain(data: s
     assert cracker.oracle.queries <= num_symbols + np.count_nonzero(cracker.counts >= length - end)
 
 
-def test_a_lie_in_a_chain_is_caught_by_blocks(fake_program) -> None:
-    """One bull too many in the first chain (counting too) or the second is caught by the chain's end."""
+def test_a_lie_in_a_chain_is_caught_by_blocks(fake_program, monkeypatch) -> None:
+    """One bull too many in the first chain (counting too) or a later one is caught by the chain's end."""
+    from bactree.crack.blocks import _BlockCracker
+
     puzzle = Puzzle(300, PAPER_SYMBOLS, True)
-    key = puzzle.format(puzzle.random_code(np.random.default_rng(9)))
-    for lie, chain_end in [(20, 37), (280, 303)]:  # the chains of this key: questions 1-37 and 268-303
-        oracle = ProgramOracle(puzzle, fake_program(key, "lie", lie))
+    secret = puzzle.random_code(np.random.default_rng(9))
+    chains = [(1, 37)]  # the first: symbol 0 alone, then 36 questions
+    composition = _BlockCracker._composition
+
+    def traced(self, start, end):
+        first = self.oracle.queries + 1
+        part = composition(self, start, end)
+        if self.oracle.queries >= first:
+            chains.append((first, self.oracle.queries))
+        return part
+
+    monkeypatch.setattr(_BlockCracker, "_composition", traced)
+    make_cracker("blocks")(SecretOracle(puzzle, secret), None)  # honest: where the chains are asked
+    assert len(chains) == 2
+    for first, last in chains:
+        oracle = ProgramOracle(puzzle, fake_program(puzzle.format(secret), "lie", (first + last) // 2))
         with pytest.raises(ContradictionError, match=r"the answer contradicts earlier answers") as caught:
             make_cracker("blocks")(oracle, None)
         oracle.close()
-        assert lie < int(str(caught.value).split(":")[0].removeprefix("question ")) <= chain_end
+        assert int(str(caught.value).split(":")[0].removeprefix("question ")) <= last
 
 
 @pytest.mark.parametrize("wrong", [1, 5, 17])

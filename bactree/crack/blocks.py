@@ -3,8 +3,8 @@
 Fitting one code to every answer about a long key stops working early (see
 `anneal` and `windows`): the fitting problem grows with the key. This
 cracker keeps it the size of one block of `WIDTH` positions, whatever the
-key's length. After counting every symbol (k - 1 uniform questions, as
-count-split does), each question holds
+key's length. Once every symbol's count in the key is known, each question
+holds
 
 - the symbols found on the blocks before the current one,
 - a block candidate on the block, fitted to every earlier question about
@@ -18,11 +18,15 @@ never wrongly taken as found; the last block needs no filler, and its right
 candidate is the key. The counts also cap each symbol's occurrences in the
 block, and fix the last block's composition.
 
-With repeats, the blocks are grouped in parts of `PART_BLOCKS` blocks, and
-before its first block each part but the last learns its exact composition
-from a chain of questions (`_composition`, one a symbol): the counts then
-cap the part's blocks more tightly, and fix its last block's composition.
-At n = 300 this took 743 questions instead of 813 on 8 keys.
+Those caps are loose on long keys (a symbol occurs about 8 times in 300
+positions), so with repeats the blocks are grouped in parts of
+`PART_BLOCKS` blocks, and each part learns its exact composition from a
+chain of questions, one a symbol, before its first block: the counts then
+cap the part's blocks tightly and fix its last block's composition. The
+first chain also counts the symbols (from the cows), so it costs one
+question more than counting alone (`_count_with_chain`); later chains
+(`_composition`) cost about k questions. At n = 300 (8 keys) the parts took
+the questions from 813 to 715.
 
 When a block takes more than `PROBE_AFTER` * WIDTH questions (the annealer
 trapped with a few positions wrong), every other question holds the
@@ -47,7 +51,7 @@ WIDTH = 36  # positions per block (at most k - 1, so a candidate always lacks a 
 PART_BLOCKS = 3  # blocks a part (n = 300, 8 keys: parts of 2, 3, 4 blocks 756, 743, 758 questions)
 PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
-MOVES = 30_000  # annealing moves per start (100,000: 2% fewer questions, 3 times the time)
+MOVES = 40_000  # annealing moves per start (n = 300, 8 keys: 30,000 715.4 questions, 3.2 s a key; 50,000 693.1, 4.7 s)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
 MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to count-split (a safeguard)
 NO_REPEATS_MAX_LENGTH = 200  # `best` uses blocks for keys without repeats up to this length (k = n = 250: 3315 questions, count-split 1690)
@@ -152,15 +156,18 @@ class _BlockCracker:
         return part
 
     def _part_end(self, start: int, width: int) -> int:
-        """The end of the part that starts at `start`: the key's end without repeats, or with fewer than two blocks after it.
+        """The end of the part that starts at `start` (the key's end: no chain).
 
-        Without repeats a chain costs about one question per position left; with
-        less than two blocks after the part it cost more than it saved (n = 150:
-        379 questions against 371; n = 250, a chain before the last 34
-        positions: 648 against 631).
+        Without repeats a chain costs about one question per position left, so
+        there is one part. The first chain costs one question more than
+        counting, so the first part ends after `PART_BLOCKS` blocks whenever
+        the key is longer (n = 150: 347.5 questions against 368.4 on 8 keys).
+        A later chain costs about k questions and needs two blocks or more
+        after its part to pay (n = 250, a chain before the last 34 positions:
+        599.1 against 591.6).
         """
         end = start + PART_BLOCKS * width
-        if not self.oracle.puzzle.repeats or self.n - end < 2 * width:
+        if not self.oracle.puzzle.repeats or end >= self.n or (start > 0 and self.n - end < 2 * width):
             return self.n
         return end
 
