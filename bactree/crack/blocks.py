@@ -19,14 +19,13 @@ candidate is the key. The counts also cap each symbol's occurrences in the
 block, and fix the last block's composition.
 
 Those caps are loose on long keys (a symbol occurs about 8 times in 300
-positions), so with repeats the blocks are grouped in parts of
-`PART_BLOCKS` blocks, and each part learns its exact composition from a
-chain of questions, one a symbol, before its first block: the counts then
-cap the part's blocks tightly and fix its last block's composition. The
-first chain also counts the symbols (from the cows), so it costs one
-question more than counting alone (`_count_with_chain`); later chains
-(`_composition`) cost about k questions. At n = 300 (8 keys) the parts took
-the questions from 813 to 715.
+positions), so with repeats the counting is done as a chain of questions
+(`_count_with_chain`) that also tells how often each symbol occurs in the
+first half of the key, at one question more than counting alone. Each
+half's counts then cap its blocks more tightly and fix its last block's
+composition: at n = 300 (8 keys, 40,000 moves) 697 questions, against 797
+with the whole key's counts alone. A chain for a further part costs about
+k questions and saved about as many (parts of 100: 693).
 
 When a block takes more than `PROBE_AFTER` * WIDTH questions (the annealer
 trapped with a few positions wrong), every other question holds the
@@ -48,10 +47,9 @@ from .oracles import Oracle
 from .result import CrackResult, Progress
 
 WIDTH = 36  # positions per block (at most k - 1, so a candidate always lacks a symbol)
-PART_BLOCKS = 3  # blocks a part (n = 300, 8 keys: parts of 2, 3, 4 blocks 756, 743, 758 questions)
 PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
-MOVES = 40_000  # annealing moves per start (n = 300, 8 keys: 30,000 715.4 questions, 3.2 s a key; 50,000 693.1, 4.7 s)
+MOVES = 40_000  # annealing moves per start (n = 300, 8 keys, parts of 108: 30,000 715.4 questions, 3.2 s a key; 40,000 702.6, 4.0 s; 50,000 693.1, 4.7 s)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
 MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to count-split (a safeguard)
 NO_REPEATS_MAX_LENGTH = 200  # `best` uses blocks for keys without repeats up to this length (k = n = 250: 3315 questions, count-split 1690)
@@ -89,21 +87,19 @@ class _BlockCracker:
     def run(self) -> np.ndarray | None:
         """The key, or None past the question limit."""
         width = min(WIDTH, self.k - 1)
-        part_start, part_end = 0, self._part_end(0, width)
-        if part_end < self.n:
-            composition = self._count_with_chain(part_end)
-        else:
+        if self.oracle.puzzle.repeats and self.n > width:
+            half = self.n // 2
+            first = self._count_with_chain(half)
+            halves = [(0, half, first), (half, self.n, self.counts - first)]
+        else:  # without repeats the composition of a part costs a question a symbol
             self._count()
-            composition = self.counts
-        while True:
+            halves = [(0, self.n, self.counts)]
+        for part_start, part_end, composition in halves:
             for start in range(part_start, part_end, width):
                 caps = composition - np.bincount(self.known[part_start:start], minlength=self.k)
                 if not self._find_block(start, min(part_end, start + width), caps):
                     return None
-            if part_end == self.n:
-                return self.known
-            part_start, part_end = part_end, self._part_end(part_end, width)
-            composition = self._composition(part_start, part_end)
+        return self.known
 
     def _count(self) -> None:
         """Count every symbol as count-split does (k - 1 uniform questions)."""
@@ -115,14 +111,16 @@ class _BlockCracker:
             self.asked.add(np.full(self.n, symbol, dtype=np.int64), self.counts[symbol], self.counts[symbol])
 
     def _count_with_chain(self, end: int) -> np.ndarray:
-        """Count every symbol and learn the first part's composition (positions 0..end-1) in one chain.
+        """Count every symbol and learn how often each occurs in positions 0..end-1, in one chain.
 
         Symbol 0 is counted alone. Then question s holds symbol s - 1 on the
         part and s after it: its bulls, a[s-1] + c[s] - a[s], give a
         difference of the part's counts a, and its bulls + cows,
         min(end, c[s-1]) + min(n - end, c[s]), give the count c[s], since c[s-1]
         is known by then (a count of n - end or more is asked alone). So k
-        questions do what counting and a chain do in 2k - 2.
+        questions do what counting and a chain do in 2k - 2. The answers
+        contradict each other when the counts do not add up to n or the
+        part's fall outside 0..c.
         """
         n = self.n
         self.counts[0] = self._ask(np.zeros(n, dtype=np.int64))[0]
@@ -140,61 +138,12 @@ class _BlockCracker:
                 self.progress(self.oracle.queries, 0)
         if self.counts.sum() != n or self.counts.min() < 0:
             raise self.oracle.contradiction()
-        return self._solve_chain(end, np.arange(symbol), drops[:symbol], self.counts)
-
-    def _solve_chain(self, size: int, chained: np.ndarray, drops: np.ndarray, rest: np.ndarray) -> np.ndarray:
-        """A part's counts a from its chain: drops[j] = a[chained[0]] - a[chained[j]], no other symbol in the part.
-
-        The part's `size` fixes a[chained[0]]; every count must lie between 0
-        and the rest's, or the answers contradict each other.
-        """
-        first, remainder = divmod(size + int(drops.sum()), len(chained))
+        first, remainder = divmod(end + int(drops.sum()), symbol)
         part = np.zeros(self.k, dtype=np.int64)
-        part[chained] = first - drops
-        if remainder or part.min() < 0 or (part > rest).any():
+        part[:symbol] = first - drops[:symbol]  # the part's size fixes a[0]
+        if remainder or part.min() < 0 or (part > self.counts).any():
             raise self.oracle.contradiction()
         return part
-
-    def _part_end(self, start: int, width: int) -> int:
-        """The end of the part that starts at `start` (the key's end: no chain).
-
-        Without repeats a chain costs about one question per position left, so
-        there is one part. The first chain costs one question more than
-        counting, so the first part ends after `PART_BLOCKS` blocks whenever
-        the key is longer (n = 150: 347.5 questions against 368.4 on 8 keys).
-        A later chain costs about k questions and needs two blocks or more
-        after its part to pay (n = 250, a chain before the last 34 positions:
-        599.1 against 591.6).
-        """
-        end = start + PART_BLOCKS * width
-        if not self.oracle.puzzle.repeats or end >= self.n or (start > 0 and self.n - end < 2 * width):
-            return self.n
-        return end
-
-    def _composition(self, start: int, end: int) -> np.ndarray:
-        """How often each symbol occurs in positions start..end-1: asked as a chain when end < n.
-
-        The rest R = start..n-1 has known counts r (the key's, less the found
-        positions'). For the symbols s_0, s_1, ... that R holds, question j
-        holds the found symbols before start, s_(j-1) on the part and s_j on
-        the positions after it; its bulls, start + a[s_(j-1)] + r[s_j] - a[s_j],
-        give the difference of the part's counts a[s_(j-1)] - a[s_j]. The
-        part's size then fixes a[s_0].
-        """
-        rest = self.counts - np.bincount(self.known[:start], minlength=self.k)
-        if end == self.n:
-            return rest
-        present = np.flatnonzero(rest)
-        drops = np.zeros(len(present), dtype=np.int64)  # a[s_0] - a[s_j]
-        for j in range(1, len(present)):
-            question = self.known.copy()
-            question[start:end] = present[j - 1]
-            question[end:] = present[j]
-            bulls, _ = self._ask(question)
-            drops[j] = drops[j - 1] + bulls - start - rest[present[j]]
-            if self.progress:
-                self.progress(self.oracle.queries, start)
-        return self._solve_chain(end - start, present, drops, rest)
 
     def _find_block(self, start: int, end: int, caps: np.ndarray) -> bool:
         """Ask about positions start..end-1 until they are found; False past the question limit (or the nudges).
