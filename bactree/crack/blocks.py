@@ -90,11 +90,11 @@ class _BlockCracker:
         if self.oracle.puzzle.repeats and self.n > width:
             half = self.n // 2
             first = self._count_with_chain(half)
-            halves = [(0, half, first), (half, self.n, self.counts - first)]
-        else:  # without repeats the composition of a part costs a question a symbol
+            parts = [(0, half, first), (half, self.n, self.counts - first)]
+        else:  # one block needs no halves; without repeats a half's composition costs a question a symbol
             self._count()
-            halves = [(0, self.n, self.counts)]
-        for part_start, part_end, composition in halves:
+            parts = [(0, self.n, self.counts)]
+        for part_start, part_end, composition in parts:
             for start in range(part_start, part_end, width):
                 caps = composition - np.bincount(self.known[part_start:start], minlength=self.k)
                 if not self._find_block(start, min(part_end, start + width), caps):
