@@ -88,6 +88,23 @@ def _add_terms(
 
 
 @njit(cache=True)
+def _hold(p: int, symbol: int, holders: np.ndarray, held: np.ndarray, slot_of: np.ndarray) -> None:
+    """Record that position p holds `symbol`."""
+    holders[symbol, held[symbol]] = p
+    slot_of[p] = held[symbol]
+    held[symbol] += 1
+
+
+@njit(cache=True)
+def _release(p: int, symbol: int, holders: np.ndarray, held: np.ndarray, slot_of: np.ndarray) -> None:
+    """Record that position p no longer holds `symbol` (the last holder takes its slot)."""
+    held[symbol] -= 1
+    last = holders[symbol, held[symbol]]
+    holders[symbol, slot_of[p]] = last
+    slot_of[last] = slot_of[p]
+
+
+@njit(cache=True)
 def anneal_block(
     x: np.ndarray,
     plus: np.ndarray,
@@ -103,10 +120,12 @@ def anneal_block(
 
     x must hold no symbol s more than caps[s] times, and keeps so. Each move
     picks a violated equation and a position it tests, and a change that
-    would shrink its error (a one-position change, or a swap when the cap
-    forbids it or at random), accepted by the Metropolis rule at
-    `temperature`. Stops at violation 0 or after `moves` moves, leaving the
-    best block seen in x.
+    would shrink its error (a one-position change, or, when the cap forbids
+    it or at random, a swap with a position holding the new symbol, drawn
+    from per-symbol lists so that no move is spent looking for one; the
+    caps are tight once a part's composition is known), accepted by the
+    Metropolis rule at `temperature`. Stops at violation 0 or after `moves`
+    moves, leaving the best block seen in x.
     """
     np.random.seed(seed)
     width = x.shape[0]
@@ -126,9 +145,11 @@ def anneal_block(
             violated[size] = j
             slot[j] = size
             size += 1
-    held = np.zeros(num_symbols, dtype=np.int64)
+    held = np.zeros(num_symbols, dtype=np.int64)  # how often each symbol is in x
+    holders = np.empty((num_symbols, width), dtype=np.int64)  # holders[s, :held[s]]: the positions holding s
+    slot_of = np.empty(width, dtype=np.int64)  # p's index among the holders of x[p]
     for p in range(width):
-        held[x[p]] += 1
+        _hold(p, x[p], holders, held, slot_of)
     best = x.copy()
     best_violation = violation
     change = np.zeros(rows, dtype=np.int64)
@@ -151,10 +172,10 @@ def anneal_block(
         if new < 0 or new == old:
             continue
         partner = -1
-        if held[new] >= caps[new] or np.random.random() < 0.5:
-            partner = np.random.randint(width)
-            if x[partner] != new:
+        if held[new] >= caps[new] or np.random.random() < 0.5:  # swap with a position holding new
+            if held[new] == 0:
                 continue
+            partner = holders[new, np.random.randint(held[new])]
         size_t = _add_terms(p, new, 1, num_symbols, start, question, weight, change, touched, 0)
         size_t = _add_terms(p, old, -1, num_symbols, start, question, weight, change, touched, size_t)
         if partner >= 0:
@@ -165,11 +186,12 @@ def anneal_block(
             continue
         for t in range(changed):
             size = _set_error(pending[t, 0], errors[pending[t, 0]] + pending[t, 1], errors, violated, slot, size)
+        _release(p, old, holders, held, slot_of)
+        _hold(p, new, holders, held, slot_of)
         if partner >= 0:
+            _release(partner, new, holders, held, slot_of)
+            _hold(partner, old, holders, held, slot_of)
             x[partner] = old
-        else:
-            held[old] -= 1
-            held[new] += 1
         x[p] = new
         violation += delta
         if violation < best_violation:

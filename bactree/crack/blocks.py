@@ -24,7 +24,8 @@ positions), so with repeats the counting is done as a chain of questions
 first half of the key, at one question more than counting alone. Each
 half's counts then cap its blocks more tightly and fix its last block's
 composition: at n = 300 (8 keys, 40,000 moves) 697 questions, against 797
-with the whole key's counts alone. A chain for a further part costs about
+with the whole key's counts alone (and 672 once the annealer's swaps stopped
+missing, at 25,000 moves). A chain for a further part costs about
 k questions and saved about as many (parts of 100: 693).
 
 When a block takes more than `PROBE_AFTER` * WIDTH questions (the annealer
@@ -49,7 +50,7 @@ from .result import CrackResult, Progress
 WIDTH = 36  # positions per block (at most k - 1, so a candidate always lacks a symbol)
 PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
-MOVES = 40_000  # annealing moves per start (n = 300, 8 keys, parts of 108: 30,000 715.4 questions, 3.2 s a key; 40,000 702.6, 4.0 s; 50,000 693.1, 4.7 s)
+MOVES = 25_000  # annealing moves per start (n = 300, keys 0-7 / 8-15: 672.3 / 668.8 questions, 3.7-4.0 s a key; 30,000: 672.5 / 673.4, 4.4-4.7 s)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
 MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to count-split (a safeguard)
 NO_REPEATS_MAX_LENGTH = 200  # `best` uses blocks for keys without repeats up to this length (k = n = 250: 3315 questions, count-split 1690)
