@@ -299,10 +299,10 @@ def test_a_lie_in_the_counting_chain_is_caught_by_blocks(fake_program) -> None:
     key = puzzle.format(puzzle.random_code(np.random.default_rng(9)))
     for lie in (1, 20, 37):
         oracle = ProgramOracle(puzzle, fake_program(key, "lie", lie))
-        with pytest.raises(ContradictionError, match=r"question (\d+): the answer contradicts earlier answers") as caught:
+        with pytest.raises(ContradictionError, match=r"question \d+: the answer contradicts earlier answers") as caught:
             make_cracker("blocks")(oracle, None)
         oracle.close()
-        assert int(caught.value.args[0].split(":")[0].removeprefix("question ")) <= 37
+        assert int(str(caught.value).split(":")[0].removeprefix("question ")) <= 37
 
 
 @pytest.mark.parametrize("wrong", [1, 5, 17])
