@@ -229,13 +229,46 @@ def test_windows_fall_back_to_count_split_at_the_question_limit(monkeypatch) -> 
     assert np.array_equal(found, secret) and oracle.solved and queries > 40
 
 
-@pytest.mark.parametrize("length,num_symbols,repeats", [(150, 37, True), (80, 3, True), (100, 100, False)])
+@pytest.mark.parametrize("length,num_symbols,repeats", [(150, 37, True), (80, 3, True), (120, 6, True), (100, 100, False)])
 def test_blocks_exact_on_long_keys(length: int, num_symbols: int, repeats: bool) -> None:
-    """Blocks of 36 positions over 37 symbols; of 2 positions over 3 symbols; and a permutation."""
+    """Blocks of 43 positions over 37 symbols; of 2 over 3; of 6 over 6, where a candidate often holds
+    every symbol, the filler too, and a block is found only after a second filler; and a permutation."""
     puzzle = Puzzle(length, FIXED_ALPHABET[:num_symbols], repeats)
     secret = puzzle.random_code(np.random.default_rng(length))
     found, queries, oracle = crack("blocks", puzzle, secret)
     assert np.array_equal(found, secret) and oracle.solved
+
+
+def test_a_block_holding_its_filler_is_taken_only_after_a_second_filler(monkeypatch) -> None:
+    """A block as wide as the alphabet: the candidate fabcde (the key's block is aabcde) holds every
+    symbol, and f, held least, is the filler, so its first position goes untested and the answer is full
+    although that position is wrong. A second question with another filler tests it: the block is not
+    taken; the right one is."""
+    import bactree.crack.blocks as blocks_module
+
+    puzzle = Puzzle(12, "abcdef", True)
+    secret = np.array([0, 0, 1, 2, 3, 4, 5, 5, 5, 0, 1, 2])  # aabcde fffabc
+    wrong_first = np.array([5, 0, 1, 2, 3, 4])  # f at the first position, where a is
+    find_block = blocks_module._BlockCracker._find_block
+    taken, fits = [], []
+
+    def find_block_noting(self, start: int, end: int, caps: np.ndarray) -> bool:
+        fits.clear()
+        found = find_block(self, start, end, caps)
+        taken.append((start, self.known[start:end].tolist()))
+        return found
+
+    def fit_wrong_twice(self, block: np.ndarray, *args) -> None:
+        fits.append(len(fits))
+        start = 0 if len(taken) == 0 else 6
+        block[:] = wrong_first if start == 0 and len(fits) <= 2 else secret[start : start + 6]
+
+    monkeypatch.setattr(blocks_module._BlockCracker, "_find_block", find_block_noting)
+    monkeypatch.setattr(blocks_module._BlockCracker, "_fit", fit_wrong_twice)
+    monkeypatch.setattr(blocks_module, "WIDTH", 6)
+    found, queries, oracle = crack("blocks", puzzle, secret)
+    assert np.array_equal(found, secret) and oracle.solved
+    assert taken[0] == (0, secret[:6].tolist())
 
 
 def test_blocks_fall_back_to_count_split_at_the_question_limit(monkeypatch) -> None:

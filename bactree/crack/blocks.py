@@ -9,14 +9,25 @@ holds
 - the symbols found on the blocks before the current one,
 - a block candidate on the block, fitted to every earlier question about
   this block by `_block_kernels.anneal_block`,
-- and a filler symbol f on the positions after it, one the candidate lacks.
+- and a filler symbol f on the positions after it: one the candidate
+  lacks, or else the one it holds least.
 
 Its bulls, less the found positions and f's occurrences past them (known
-from the counts), are an equation on the block's symbols alone. It is the
-block's full width if and only if the candidate is right, so a block is
-never wrongly taken as found; the last block needs no filler, and its right
-candidate is the key. The counts also cap each symbol's occurrences in the
-block, and fix the last block's composition.
+from the counts), are an equation on the block's symbols alone, over the
+positions where the candidate does not hold f (the others cancel out). It
+equals the number of those positions if and only if the candidate is right
+on all of them. A block is taken as found once every position has been
+tested right: by one such answer when the candidate lacks the filler, else
+by two with different fillers. So a block is never wrongly taken as found;
+the last block needs no filler, and its right candidate is the key. The
+counts also cap each symbol's occurrences in the block, and fix the last
+block's composition.
+
+Blocks may be wider than k - 1 symbols, where a candidate can hold them all:
+at n = 300 and k = 37, blocks of 43 took 647.5 questions (keys 0-15, 40,000
+moves) against 677.5 for blocks of 36 (25,000 moves); 40 and 47 did no
+better than 43. Wider blocks need more annealing moves to pay off, which the
+annealer's own random number generator made affordable.
 
 Those caps are loose on long keys (a symbol occurs about 8 times in 300
 positions), so with repeats the counting is done as a chain of questions
@@ -47,10 +58,10 @@ from .count_split import _Guessed, count_symbols, crack_count_split
 from .oracles import Oracle
 from .result import CrackResult, Progress
 
-WIDTH = 36  # positions per block (at most k - 1, so a candidate always lacks a symbol)
+WIDTH = 43  # positions per block, at most 6/5 (k - 1) so that a candidate seldom holds every symbol
 PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
-MOVES = 25_000  # annealing moves per start (n = 300, keys 0-7 / 8-15: 672.3 / 668.8 questions, 3.7-4.0 s a key; 30,000: 672.5 / 673.4, 4.4-4.7 s)
+MOVES = 35_000  # annealing moves per start (n = 300, 20 keys: 653.2 questions, 4.0 s a key; 40,000: 649.8, 4.7 s)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
 MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to count-split (a safeguard)
 NO_REPEATS_MAX_LENGTH = 200  # `best` uses blocks for keys without repeats up to this length (k = n = 250: 3315 questions, count-split 1690)
@@ -87,7 +98,7 @@ class _BlockCracker:
 
     def run(self) -> np.ndarray | None:
         """The key, or None past the question limit."""
-        width = min(WIDTH, self.k - 1)
+        width = min(WIDTH, max(1, (self.k - 1) * 6 // 5))
         if self.oracle.puzzle.repeats and self.n > width:
             half = self.n // 2
             first = self._count_with_chain(half)
@@ -163,17 +174,18 @@ class _BlockCracker:
         count = 0
         nudged = False
         nudges = 0
+        confirmed: tuple[int, np.ndarray] | None = None  # (filler, candidate) of an answer right on every position tested
         while self.oracle.queries < self.limit and nudges < MAX_NUDGES:
             if not nudged:  # a nudged candidate is asked as it is: fitting it again could undo the nudge
                 self._fit(block, plus, minus, targets, count, caps)
-            filler = -1 if last else self._lacking(block, caps)
+            filler = -1 if last else self._filler(block, caps, -1 if confirmed is None else confirmed[0])
             question = self.known.copy()
             question[end:] = filler
             question[start:end] = block
             probe = count > PROBE_AFTER * width and count % 2 == 1
             if probe:
                 hidden = self.rng.random(width) < 0.5
-                question[start:end][hidden] = filler if filler >= 0 else self._lacking(block, caps)
+                question[start:end][hidden] = filler if filler >= 0 else self._filler(block, caps, -1)
             nudged = self.asked.seen(question)
             if nudged:  # nudge the candidate off an asked code
                 self._nudge(block, caps)
@@ -184,7 +196,8 @@ class _BlockCracker:
             target = bulls - start
             if filler >= 0:
                 target -= self.counts[filler] - int(np.count_nonzero(self.known[:start] == filler))
-            if not -width <= target <= width:
+            tested = width if filler < 0 else int(np.count_nonzero(question[start:end] != filler))
+            if not -tested <= target <= tested:
                 raise self.oracle.contradiction()
             if count == rows:
                 plus = np.concatenate([plus, np.full_like(plus, -1)])
@@ -197,9 +210,14 @@ class _BlockCracker:
             minus[count] = filler
             targets[count] = target
             count += 1
-            if not probe and target == width:
-                self.known[start:end] = block
-                return True
+            if not probe:
+                if target < tested:
+                    confirmed = None
+                elif tested == width or (confirmed is not None and np.array_equal(confirmed[1], block)):
+                    self.known[start:end] = block  # every position tested right, with one filler or two
+                    return True
+                else:
+                    confirmed = (filler, block.copy())
             if self.progress:
                 self.progress(self.oracle.queries, start)
         return False
@@ -228,10 +246,13 @@ class _BlockCracker:
         """A random block candidate holding no symbol more often than its cap."""
         return self.rng.permutation(np.repeat(np.arange(self.k), caps))[:width]
 
-    def _lacking(self, block: np.ndarray, caps: np.ndarray) -> int:
-        """A symbol the candidate lacks, the one with the fewest occurrences left first (none: no confusion)."""
-        lacking = np.flatnonzero(np.bincount(block, minlength=self.k) == 0)
-        return int(lacking[np.argmin(caps[lacking])])
+    def _filler(self, block: np.ndarray, caps: np.ndarray, other_than: int) -> int:
+        """The symbol the candidate holds least (one it lacks, when it lacks any), the fewest occurrences left first; not `other_than`."""
+        scale = int(caps.max()) + 1
+        held = np.bincount(block, minlength=self.k) * scale + caps
+        if other_than >= 0:
+            held[other_than] = held.max() + 1
+        return int(np.argmin(held))
 
     def _nudge(self, block: np.ndarray, caps: np.ndarray) -> None:
         """Swap two positions of the candidate, or change one to a symbol under its cap."""
