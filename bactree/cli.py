@@ -412,7 +412,7 @@ def crack(
     symbols: Annotated[Optional[str], typer.Option("--symbols", help="The alphabet, one character per symbol (default: the paper's 37, a-z 0-9 space).", show_default=False)] = None,
     alphabet_size: Annotated[Optional[int], typer.Option("--alphabet-size", "-k", help="The first K symbols of the fixed alphabet (a-z, 0-9, space, then more letters).", show_default=False)] = None,
     repeats: Annotated[bool, typer.Option("--repeats/--no-repeats", help="May the key repeat a symbol.")] = True,
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help="best (anneal up to 60 positions, then windows up to 100 with repeats, then blocks: with repeats at any length, without up to 200; count-split beyond), anneal, windows, blocks, count-split or ga-woc.")] = "best",
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help="best (anneal up to 60 positions, then windows up to 100 with repeats, then blocks: with repeats at any length, without up to 250; count-split beyond), anneal, windows, blocks, count-split or ga-woc.")] = "best",
     secret: Annotated[Optional[str], typer.Option("--secret", help="Crack this key (a simulation).", show_default=False)] = None,
     random_key: Annotated[bool, typer.Option("--random", help="Crack a random key.")] = False,
     seed: Annotated[Optional[int], typer.Option("--seed", help="With --random: pick the key reproducibly.", show_default=False)] = None,

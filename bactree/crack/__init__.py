@@ -6,7 +6,7 @@ cracked question by question instead. A cracker sees only the answers of an
 program) and returns a `CrackResult`. Crackers are found by name:
 
     best         the default: anneal up to 60 positions, then windows up to 100 (repeats), then blocks
-                 (repeats; without repeats up to 200 positions), count-split beyond
+                 (repeats; without repeats up to 250 positions), count-split beyond
     anneal       ask codes that (nearly) fit every answer so far
     windows      the same codes, asked one window of positions at a time (keys with repeats)
     blocks       count the symbols, then find one block of positions at a time, each fitted on its own

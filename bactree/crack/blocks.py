@@ -64,7 +64,7 @@ RESTARTS = 2  # fresh annealing starts when the candidate does not fit
 MOVES = 35_000  # annealing moves per start (n = 300, 20 keys: 653.2 questions, 4.0 s a key; 40,000: 649.8, 4.7 s)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
 MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to count-split (a safeguard)
-NO_REPEATS_MAX_LENGTH = 200  # `best` uses blocks for keys without repeats up to this length (k = n = 250: 3315 questions, count-split 1690)
+NO_REPEATS_MAX_LENGTH = 250  # `best` uses blocks for keys without repeats up to this length (k = n = 250, 20 keys: 1403.5 questions, max 1484 of the 1550-question limit, count-split 1690; at 300 the blocks pass the limit)
 
 
 def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
