@@ -19,8 +19,8 @@ there is no filler and the minus term goes.
 `anneal_block` minimises the summed |error| of these equations, keeping
 each symbol's count within `caps` (what the key can still hold in the
 block), by changing one position or swapping two. Its random numbers come
-from an inline xorshift generator: numba's random calls took about a third
-of each move's time.
+from an inline xorshift generator: numba's random calls took about 40% of
+each move's time.
 """
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ block's composition.
 
 Blocks may be wider than k - 1 symbols, where a candidate can hold them all:
 at n = 300 and k = 37, blocks of 43 took 647.5 questions (keys 0-15, 40,000
-moves) against 677.5 for blocks of 36 (25,000 moves); 40 and 47 did no
-better than 43. Wider blocks need more annealing moves to pay off, which the
+moves) against 677.5 for blocks of 36 (25,000 moves); 40, 46 and 50 did
+no better than 43 (keys 0-7). Wider blocks need more annealing moves to pay off, which the
 annealer's own random number generator made affordable.
 
 Those caps are loose on long keys (a symbol occurs about 8 times in 300
@@ -61,7 +61,7 @@ from .result import CrackResult, Progress
 WIDTH = 43  # positions per block, at most 6/5 (k - 1) so that a candidate seldom holds every symbol
 PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
-MOVES = 35_000  # annealing moves per start (n = 300, 20 keys: 653.2 questions, 4.0 s a key; 40,000: 649.8, 4.7 s)
+MOVES = 35_000  # annealing moves per start (n = 300, 20 keys: 653.1 questions, 4.0 s a key; 40,000: 649.8, 4.7 s)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
 MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to count-split (a safeguard)
 NO_REPEATS_MAX_LENGTH = 250  # `best` uses blocks for keys without repeats up to this length (k = n = 250, 20 keys: 1403.5 questions, max 1484 of the 1550-question limit, count-split 1690; at 300 the blocks pass the limit)
