@@ -26,8 +26,8 @@ block's composition.
 Blocks may be wider than k - 1 symbols, where a candidate can hold them all:
 at n = 300 and k = 37, blocks of 43 took 647.5 questions (keys 0-15, 40,000
 moves) against 677.5 for blocks of 36 (25,000 moves); 40, 46 and 50 did
-no better than 43 (keys 0-7). Wider blocks need more annealing moves to pay off, which the
-annealer's own random number generator made affordable.
+no better than 43 (keys 0-7). Wider blocks need more annealing moves to pay
+off, which the annealer's own random number generator made affordable.
 
 Those caps are loose on long keys (a symbol occurs about 8 times in 300
 positions), so with repeats the counting is done as a chain of questions
