@@ -107,17 +107,3 @@ def test_anneal_block_finds_a_fitting_block_of_a_small_system() -> None:
     assert anneal_block(block, plus, minus, targets, 20, caps, 500_000, 1.0, 1) == 0
     assert naive_violation(block.tolist(), plus, minus, targets, caps) == 0
 
-
-@settings(max_examples=200, deadline=None)
-@given(st.integers(0, 2**40), st.integers(1, 5000))
-def test_the_generator_stays_in_range_and_reaches_every_value(seed: int, n: int) -> None:
-    """`_below(n)` draws from 0..n-1 and, for small n, every value comes up; `_uniform` draws from [0, 1)."""
-    from bactree.crack._block_kernels import _below, _uniform, _seeded
-
-    state = _seeded(seed)
-    draws = [_below(state, n) for _ in range(400)]
-    assert all(0 <= d < n for d in draws)
-    if n <= 20:
-        assert set(draws) == set(range(n))
-    uniforms = [_uniform(state) for _ in range(100)]
-    assert all(0.0 <= u < 1.0 for u in uniforms) and len(set(uniforms)) == 100

@@ -19,8 +19,8 @@ there is no filler and the minus term goes.
 `anneal_block` minimises the summed |error| of these equations, keeping
 each symbol's count within `caps` (what the key can still hold in the
 block), by changing one position or swapping two. Its random numbers come
-from an inline xorshift generator: numba's random calls took about 40% of
-each move's time.
+from `_random`'s inline xorshift generator: numba's random calls took about
+40% of each move's time.
 """
 from __future__ import annotations
 
@@ -28,35 +28,7 @@ import numpy as np
 from numba import njit
 
 from ._anneal_kernels import _pending_delta, _set_error
-
-
-@njit(cache=True, inline="always")
-def _next(state: np.ndarray) -> np.uint64:
-    """Advance the xorshift64* generator held in state[0]; its next 64-bit output."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return x * np.uint64(2685821657736338717)
-
-
-@njit(cache=True, inline="always")
-def _below(state: np.ndarray, n: int) -> int:
-    """A random integer in 0..n-1 (n > 0; from 31 random bits, so the modulo bias is at most n / 2**31)."""
-    return np.int64((_next(state) >> np.uint64(33)) % np.uint64(n))
-
-
-@njit(cache=True, inline="always")
-def _uniform(state: np.ndarray) -> float:
-    """A random float in [0, 1)."""
-    return (_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True)
-def _seeded(seed: int) -> np.ndarray:
-    """A generator state for `seed` (never 0, which xorshift would keep forever)."""
-    return np.array([(np.uint64(seed) * np.uint64(2654435761) + np.uint64(88172645463325252)) | np.uint64(1)], dtype=np.uint64)
+from ._random import _below, _seeded, _uniform
 
 
 @njit(cache=True)

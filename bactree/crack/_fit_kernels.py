@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from ._anneal_kernels import _add_change, thread_question
+from ._random import _below, _seeded, _uniform
 
 
 @njit(cache=True)
@@ -90,7 +91,7 @@ def anneal_fit(
     symbols distinct (a symbol already held is brought in by a swap). Stops
     at violation 0 or after `moves` moves, leaving the best code seen in x.
     """
-    np.random.seed(seed)
+    state = _seeded(seed)
     n = x.shape[0]
     num_symbols = composition.shape[1]
     rows = max(count, 1)
@@ -126,33 +127,33 @@ def anneal_fit(
     for _ in range(moves):
         if violation == 0 or free == 0:
             break
-        i = violated[np.random.randint(size)]
-        p = movable[np.random.randint(free)]
+        i = violated[_below(state, size)]
+        p = movable[_below(state, free)]
         new = -1
         partner = -1  # a position to swap with, or -1 for a one-position change
         if bull_errors[i] < 0:  # too few matches: bring q_i's symbol to p
             new = guesses[i, p]
             if x[p] == new:
                 continue
-            if held[new] > 0 and (distinct or np.random.random() < 0.5):
-                partner = places[new, np.random.randint(held[new])]
+            if held[new] > 0 and (distinct or _uniform(state) < 0.5):
+                partner = places[new, _below(state, held[new])]
         elif bull_errors[i] > 0:  # too many matches: move q_i's symbol away from p
             if x[p] != guesses[i, p]:
                 continue
-            partner = movable[np.random.randint(free)]
+            partner = movable[_below(state, free)]
             new = x[partner]
-            if not distinct and np.random.random() < 0.5:
+            if not distinct and _uniform(state) < 0.5:
                 partner = -1
-                new = np.random.randint(num_symbols)
+                new = _below(state, num_symbols)
         elif total_errors[i] < 0:  # too little in common: add a symbol q_i has more of
             new = guesses[i, p]
-            p = movable[np.random.randint(free)]
+            p = movable[_below(state, free)]
             if held[new] >= composition[i, new] or (distinct and held[new] > 0):
                 continue
         else:  # too much in common: drop a symbol x has no more of than q_i
             if held[x[p]] > composition[i, x[p]]:
                 continue
-            new = np.random.randint(num_symbols)
+            new = _below(state, num_symbols)
             if distinct and held[new] > 0:
                 continue
         old = x[p]
@@ -183,7 +184,7 @@ def anneal_fit(
                     shift -= 1
                 total_change[j] = shift
                 delta += abs(total_errors[j] + shift) - abs(total_errors[j])
-        if delta > 0 and np.random.random() >= np.exp(-delta / temperature):
+        if delta > 0 and _uniform(state) >= np.exp(-delta / temperature):
             for t in range(touched_size):
                 bull_change[touched[t]] = 0
             if partner < 0:
