@@ -106,4 +106,3 @@ def test_anneal_block_finds_a_fitting_block_of_a_small_system() -> None:
     block = rng.integers(0, num_symbols, width)
     assert anneal_block(block, plus, minus, targets, 20, caps, 500_000, 1.0, 1) == 0
     assert naive_violation(block.tolist(), plus, minus, targets, caps) == 0
-
