@@ -196,7 +196,8 @@ class _BlockCracker:
             target = bulls - start
             if filler >= 0:
                 target -= self.counts[filler] - int(np.count_nonzero(self.known[:start] == filler))
-            tested = width if filler < 0 else int(np.count_nonzero(question[start:end] != filler))
+            row = np.where(question[start:end] == filler, -1, question[start:end])  # the positions tested (filler -1: all)
+            tested = int(np.count_nonzero(row >= 0))
             if not -tested <= target <= tested:
                 raise self.oracle.contradiction()
             if count == rows:
@@ -204,9 +205,7 @@ class _BlockCracker:
                 minus = np.concatenate([minus, np.full_like(minus, -1)])
                 targets = np.concatenate([targets, np.zeros_like(targets)])
                 rows *= 2
-            plus[count] = question[start:end]
-            if filler >= 0:
-                plus[count][plus[count] == filler] = -1
+            plus[count] = row
             minus[count] = filler
             targets[count] = target
             count += 1
