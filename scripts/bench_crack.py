@@ -7,7 +7,9 @@ million questions a key, runs on a few cells with fewer keys, in the same
 run. Seconds are CPU seconds of this process per key (one core).
 
 Usage: python scripts/bench_crack.py [--keys 20] [--ga-keys 3] [--plot docs/crack-questions.png]
-(the plot needs matplotlib: pip install -e '.[plot]')
+(the plot needs matplotlib: pip install -e '.[plot]'). One cell at more
+effort, as in the README's effort table:
+python scripts/bench_crack.py --lengths 300 --games repeats --crackers best --keys 4 --effort 30
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ def el_ouali_bound(n: int) -> int:
     return (n - 3) * math.ceil(math.log2(n)) + math.ceil(5 * n / 2) - 1
 
 
-def run_cell(puzzle: Puzzle, name: str, keys: int, cell_seed: int) -> dict:
-    """Crack `keys` random keys of `puzzle` with cracker `name`; the cell's figures."""
-    cracker = make_cracker(name)
+def run_cell(puzzle: Puzzle, name: str, keys: int, cell_seed: int, effort: float = 1.0) -> dict:
+    """Crack `keys` random keys of `puzzle` with cracker `name` at `effort`; the cell's figures."""
+    cracker = make_cracker(name, effort=effort)
     queries, wrong, seconds = [], [], []
     for key in range(keys):
         secret = puzzle.random_code(np.random.default_rng([cell_seed, key]))
@@ -58,20 +60,24 @@ def main() -> None:
     parser.add_argument("--ga-keys", type=int, default=3)
     parser.add_argument("--lengths", type=int, nargs="*", default=list(LENGTHS))
     parser.add_argument("--plot", default=None)
+    parser.add_argument("--games", choices=("both", "repeats", "no-repeats"), default="both")
+    parser.add_argument("--crackers", nargs="*", default=["best", "count-split", "ga-woc"])
+    parser.add_argument("--effort", type=float, default=1.0, help="the effort of best (count-split and ga-woc have none)")
     args = parser.parse_args()
+    games = {"both": (True, False), "repeats": (True,), "no-repeats": (False,)}[args.games]
     make_cracker("best")(SecretOracle(Puzzle(5, "abc", True), np.zeros(5, dtype=np.int64)), None)  # compile
     rows = []
     print("| game | n | k | cracker | keys | mean questions | max | exact | positions wrong | s/key | lower bound |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for repeats in (True, False):
+    for repeats in games:
         for n in args.lengths:
             k = 37 if repeats else max(37, n)
             puzzle = Puzzle(n, FIXED_ALPHABET[:k], repeats)
             cell_seed = n * 2 + repeats
             names = ["best", "count-split"] + (["ga-woc"] if (n, repeats) in GA_CELLS else [])
-            for name in names:
+            for name in (name for name in names if name in args.crackers):
                 keys = args.ga_keys if name == "ga-woc" else args.keys
-                figures = run_cell(puzzle, name, keys, cell_seed)
+                figures = run_cell(puzzle, name, keys, cell_seed, args.effort if name == "best" else 1.0)
                 rows.append((repeats, n, k, name, figures, puzzle.lower_bound()))
                 game = "repeats" if repeats else "no repeats"
                 bound = f"{puzzle.lower_bound()}" + (f" (El Ouali: {el_ouali_bound(n)})" if not repeats and k == n else "")

@@ -30,9 +30,9 @@ EXACT = ["best", "anneal", "windows", "blocks", "count-split"]
 TINY_GAMES = [(3, 4, True), (3, 5, False), (2, 2, True), (4, 3, True), (3, 3, False), (1, 4, True)]
 
 
-def crack(name: str, puzzle: Puzzle, secret: np.ndarray) -> tuple[np.ndarray, int, SecretOracle]:
+def crack(name: str, puzzle: Puzzle, secret: np.ndarray, effort: float = 1.0) -> tuple[np.ndarray, int, SecretOracle]:
     oracle = SecretOracle(puzzle, secret)
-    result = make_cracker(name)(oracle, None)
+    result = make_cracker(name, effort=effort)(oracle, None)
     assert result.queries == oracle.queries
     return result.found, result.queries, oracle
 
@@ -237,6 +237,40 @@ def test_blocks_exact_on_long_keys(length: int, num_symbols: int, repeats: bool)
     secret = puzzle.random_code(np.random.default_rng(length))
     found, queries, oracle = crack("blocks", puzzle, secret)
     assert np.array_equal(found, secret) and oracle.solved
+
+
+@pytest.mark.parametrize(
+    "name,length,num_symbols,repeats,effort",
+    [
+        ("blocks", 150, 37, True, 0.05),
+        ("blocks", 150, 37, True, 3.0),
+        ("blocks", 120, 6, True, 3.0),
+        ("anneal", 20, 6, True, 0.05),
+        ("anneal", 20, 6, True, 3.0),
+        ("windows", 70, 5, True, 0.05),
+    ],
+)
+def test_crackers_exact_at_other_efforts(name: str, length: int, num_symbols: int, repeats: bool, effort: float) -> None:
+    """Less effort (few moves: the crackers may reach their question limit and count-split) and
+    more (blocks of 60 over 37 symbols, of 8 over 6) both still find the key."""
+    puzzle = Puzzle(length, FIXED_ALPHABET[:num_symbols], repeats)
+    secret = puzzle.random_code(np.random.default_rng(length + 1))
+    found, queries, oracle = crack(name, puzzle, secret, effort)
+    assert np.array_equal(found, secret) and oracle.solved
+
+
+def test_block_width_grows_with_effort_and_stays_within_the_alphabet() -> None:
+    from bactree.crack.blocks import WIDE_EFFORT, block_width
+
+    assert block_width(37, 1.0) == 43 and block_width(37, WIDE_EFFORT) == 60 and block_width(37, 30.0) == 60
+    assert block_width(4, 1.0) == 3 and block_width(4, WIDE_EFFORT) == 5
+    assert all(1 <= block_width(k, e) <= 60 for k in range(2, 400) for e in (0.1, 1.0, 3.0))
+
+
+@pytest.mark.parametrize("effort", [0.0, -1.0, float("nan"), 1001.0])
+def test_effort_out_of_range_is_refused(effort: float) -> None:
+    with pytest.raises(BactreeError, match="--effort must be above 0"):
+        make_cracker("best", effort=effort)
 
 
 def test_a_block_holding_its_filler_is_taken_only_after_a_second_filler(monkeypatch) -> None:

@@ -29,6 +29,9 @@ runner = CliRunner()
         (["-n", "3", "--random", "-s", "nope"], "unknown strategy"),
         (["-n", "3", "--random", "-k", "5000"], "--alphabet-size"),
         (["-n", "3", "--oracle-cmd", "/no/such/program"], "cannot run"),
+        (["-n", "3", "--random", "--effort", "0"], "--effort must be above 0"),
+        (["-n", "3", "--random", "--effort", "nan"], "--effort must be above 0"),
+        (["-n", "3", "--random", "--effort", "2", "-s", "count-split"], "--effort applies to"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -45,6 +48,7 @@ def test_json_fields() -> None:
     summary = orjson.loads(result.stdout)
     assert summary["found"] == "the quick brown fox jumps over" and summary["solved"] is True
     assert summary["strategy"] == "best" and summary["length"] == 30 and summary["repeats"] is True
+    assert summary["effort"] == 1.0
     assert summary["symbols"] == "abcdefghijklmnopqrstuvwxyz0123456789 "
     assert isinstance(summary["queries"], int) and summary["queries"] > 0 and summary["seconds"] >= 0
 

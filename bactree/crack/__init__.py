@@ -32,22 +32,34 @@ Cracker = Callable[[Oracle, "Progress | None"], CrackResult]
 CRACKERS = ("best", "anneal", "windows", "blocks", "count-split", "ga-woc")
 
 
-def make_cracker(name: str, seed: int = 0) -> Cracker:
-    """The cracker called `name`, as a function of (oracle, progress)."""
+ANNEALING = ("best", "anneal", "windows", "blocks")  # the crackers whose work `effort` scales
+MAX_EFFORT = 1000.0
+
+
+def make_cracker(name: str, seed: int = 0, effort: float = 1.0) -> Cracker:
+    """The cracker called `name`, as a function of (oracle, progress).
+
+    `effort` multiplies the annealers' moves a question (and widens the
+    blocks from 3 on): more time, fewer questions.
+    """
+    if not 0 < effort <= MAX_EFFORT:
+        raise BactreeError(f"--effort must be above 0 and at most {MAX_EFFORT:g}, got {effort:g}")
+    if effort != 1 and name in CRACKERS and name not in ANNEALING:
+        raise BactreeError(f"--effort applies to {', '.join(ANNEALING)}, not to {name}")
     if name == "best":
-        return partial(_crack_best, seed=seed)
+        return partial(_crack_best, seed=seed, effort=effort)
     if name == "anneal":
         from .anneal import crack_anneal
 
-        return partial(crack_anneal, seed=seed)
+        return partial(crack_anneal, seed=seed, effort=effort)
     if name == "windows":
         from .windows import crack_windows
 
-        return partial(crack_windows, seed=seed)
+        return partial(crack_windows, seed=seed, effort=effort)
     if name == "blocks":
         from .blocks import crack_blocks
 
-        return partial(crack_blocks, seed=seed)
+        return partial(crack_blocks, seed=seed, effort=effort)
     if name == "count-split":
         from .count_split import crack_count_split
 
@@ -59,7 +71,7 @@ def make_cracker(name: str, seed: int = 0) -> Cracker:
     raise BactreeError(f"unknown strategy {name!r}: choose one of {', '.join(CRACKERS)}")
 
 
-def _crack_best(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
+def _crack_best(oracle: Oracle, progress: Progress | None = None, seed: int = 0, effort: float = 1.0) -> CrackResult:
     """Each cracker where it measures best: anneal, then windows (keys with repeats), then blocks, then count-split."""
     from .anneal import ANNEAL_MAX_LENGTH, crack_anneal
     from .blocks import NO_REPEATS_MAX_LENGTH, crack_blocks
@@ -68,11 +80,11 @@ def _crack_best(oracle: Oracle, progress: Progress | None = None, seed: int = 0)
 
     puzzle = oracle.puzzle
     if puzzle.length <= ANNEAL_MAX_LENGTH:
-        return crack_anneal(oracle, progress, seed)
+        return crack_anneal(oracle, progress, seed, effort)
     if puzzle.repeats and puzzle.length <= WINDOWS_MAX_LENGTH:
-        return crack_windows(oracle, progress, seed)
+        return crack_windows(oracle, progress, seed, effort)
     if puzzle.repeats or puzzle.length <= NO_REPEATS_MAX_LENGTH:
-        return crack_blocks(oracle, progress, seed)
+        return crack_blocks(oracle, progress, seed, effort)
     return crack_count_split(oracle, progress)
 
 

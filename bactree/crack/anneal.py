@@ -42,25 +42,30 @@ FIT_TEMPERATURE = 1.0  # the same for the composition-fitting annealer
 STALL = 15  # questions without a better best guess, 7/8 right, before settling it (when a symbol is absent)
 
 
+def scaled(moves: int, effort: float) -> int:
+    """Annealing moves per question at `effort` times the default work (at least one)."""
+    return max(1, round(moves * effort))
+
+
 def question_limit(length: int, num_symbols: int) -> int:
     """Questions after which the annealer gives way to count-split (about twice what it needs)."""
     return 4 * length + 2 * num_symbols + 50
 
 
-def crack_anneal(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
-    """Crack the oracle's secret exactly with annealed near-consistent questions."""
+def crack_anneal(oracle: Oracle, progress: Progress | None = None, seed: int = 0, effort: float = 1.0) -> CrackResult:
+    """Crack the oracle's secret exactly with annealed near-consistent questions (`effort` times the moves)."""
     puzzle = oracle.puzzle
     if not puzzle.repeats and puzzle.num_symbols == puzzle.length:
-        return _crack_counted(oracle, np.ones(puzzle.length, dtype=np.int64), progress, seed)
+        return _crack_counted(oracle, np.ones(puzzle.length, dtype=np.int64), progress, seed, effort)
     if puzzle.length > FIT_MAX_LENGTH:
         counts = count_symbols(oracle)
         if oracle.solved:
             return CrackResult(np.full(puzzle.length, int(np.argmax(counts)), dtype=np.int64), oracle.queries, True, 0)
-        return _crack_counted(oracle, counts, progress, seed)
-    return _crack_fitting(oracle, progress, seed)
+        return _crack_counted(oracle, counts, progress, seed, effort)
+    return _crack_fitting(oracle, progress, seed, effort)
 
 
-def _crack_fitting(oracle: Oracle, progress: Progress | None, seed: int) -> CrackResult:
+def _crack_fitting(oracle: Oracle, progress: Progress | None, seed: int, effort: float) -> CrackResult:
     """Ask codes of any composition fitting every (bulls, cows) answer; count-split past the limit."""
     puzzle = oracle.puzzle
     n, k = puzzle.length, puzzle.num_symbols
@@ -70,10 +75,11 @@ def _crack_fitting(oracle: Oracle, progress: Progress | None, seed: int) -> Crac
     limit = question_limit(n, k)
     best_bulls, restarts = -1, 0
     everywhere = np.arange(n)
+    moves = scaled(FIT_MOVES, effort)
     while oracle.queries < limit and restarts < 10:
         anneal_fit(
             candidate, asked.guesses, asked.bulls, asked.totals, asked.composition, asked.count,
-            asked.head, asked.next, everywhere, not puzzle.repeats, FIT_MOVES, FIT_TEMPERATURE,
+            asked.head, asked.next, everywhere, not puzzle.repeats, moves, FIT_TEMPERATURE,
             seed * 1_000_003 + oracle.queries,
         )
         if asked.seen(candidate):  # stuck on an asked code: start the annealer afresh
@@ -97,7 +103,7 @@ def _generator(seed: int) -> np.random.Generator:
     return np.random.default_rng([seed, 1])
 
 
-def _crack_counted(oracle: Oracle, counts: np.ndarray, progress: Progress | None, seed: int) -> CrackResult:
+def _crack_counted(oracle: Oracle, counts: np.ndarray, progress: Progress | None, seed: int, effort: float) -> CrackResult:
     """Ask codes with the secret's symbol counts fitting every bulls answer; settle or count-split when stuck."""
     puzzle = oracle.puzzle
     n, k = puzzle.length, puzzle.num_symbols
@@ -106,13 +112,14 @@ def _crack_counted(oracle: Oracle, counts: np.ndarray, progress: Progress | None
     asked = _Answers(n, k)
     limit = question_limit(n, k)
     absent = np.flatnonzero(counts == 0)
+    moves = scaled(MOVES, effort)
     best, best_bulls, since_best, restarts = candidate.copy(), -1, 0, 0
     while oracle.queries < limit and restarts < 10:
         if len(absent) and since_best >= STALL and best_bulls >= n - n // 8:
             return settle(oracle, best, best_bulls, int(absent[0]), counts, progress)
         anneal(
             candidate, asked.guesses, asked.bulls, asked.count, asked.head, asked.next,
-            k, MOVES, TEMPERATURE, seed * 1_000_003 + oracle.queries,
+            k, moves, TEMPERATURE, seed * 1_000_003 + oracle.queries,
         )
         if asked.seen(candidate):  # stuck on an asked code: start the annealer afresh
             rng.shuffle(candidate)

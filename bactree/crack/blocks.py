@@ -53,12 +53,14 @@ from __future__ import annotations
 import numpy as np
 
 from ._block_kernels import anneal_block
-from .anneal import _Answers, _generator, question_limit
+from .anneal import _Answers, _generator, question_limit, scaled
 from .count_split import _Guessed, count_symbols, crack_count_split
 from .oracles import Oracle
 from .result import CrackResult, Progress
 
 WIDTH = 43  # positions per block, at most 6/5 (k - 1) so that a candidate seldom holds every symbol
+WIDE_EFFORT = 3.0  # from this effort on, blocks of WIDE_WIDTH: wider blocks pay off once the annealer has the moves
+WIDE_WIDTH = 60  # at most 5/3 (k - 1) (n = 300, keys 0-3: 631.8 questions at 100,000 moves against 641.5 for 43 at 105,000)
 PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
 MOVES = 35_000  # annealing moves per start (n = 300, 20 keys: 653.1 questions, 4.0 s a key; 40,000: 649.8, 4.7 s)
@@ -67,11 +69,15 @@ MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to coun
 NO_REPEATS_MAX_LENGTH = 250  # `best` uses blocks for keys without repeats up to this length (k = n = 250, 20 keys: 1403.5 questions, max 1484 of the 1550-question limit, count-split 1690; at 300 the blocks pass the limit)
 
 
-def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
-    """Crack the oracle's secret exactly: count the symbols, then find blocks of positions in turn."""
+def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0, effort: float = 1.0) -> CrackResult:
+    """Crack the oracle's secret exactly: count the symbols, then find blocks of positions in turn.
+
+    `effort` multiplies the annealing moves a question; from `WIDE_EFFORT`
+    on, blocks are wider too. More effort, fewer questions (see the README).
+    """
     if oracle.puzzle.num_symbols < 2:
         return crack_count_split(oracle, progress)
-    cracker = _BlockCracker(oracle, progress, seed)
+    cracker = _BlockCracker(oracle, progress, seed, effort)
     try:
         key = cracker.run()
     except _Guessed as hit:
@@ -82,14 +88,23 @@ def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0
     return cracker.asked.checked(CrackResult(key, oracle.queries, True, 0), oracle)
 
 
+def block_width(num_symbols: int, effort: float) -> int:
+    """Positions per block: 6/5 (k - 1) up to WIDTH, or from WIDE_EFFORT on 5/3 (k - 1) up to WIDE_WIDTH."""
+    if effort >= WIDE_EFFORT:
+        return min(WIDE_WIDTH, max(1, (num_symbols - 1) * 5 // 3))
+    return min(WIDTH, max(1, (num_symbols - 1) * 6 // 5))
+
+
 class _BlockCracker:
     """The cracker's state: the answers, the symbol counts, the positions found."""
 
-    def __init__(self, oracle: Oracle, progress: Progress | None, seed: int) -> None:
+    def __init__(self, oracle: Oracle, progress: Progress | None, seed: int, effort: float = 1.0) -> None:
         self.oracle = oracle
         self.progress = progress
         self.seed = seed
         self.n, self.k = oracle.puzzle.length, oracle.puzzle.num_symbols
+        self.width = block_width(self.k, effort)
+        self.moves = scaled(MOVES, effort)
         self.rng = _generator(seed)
         self.asked = _Answers(self.n, self.k)
         self.limit = question_limit(self.n, self.k)
@@ -98,7 +113,7 @@ class _BlockCracker:
 
     def run(self) -> np.ndarray | None:
         """The key, or None past the question limit."""
-        width = min(WIDTH, max(1, (self.k - 1) * 6 // 5))
+        width = self.width
         if self.oracle.puzzle.repeats and self.n > width:
             half = self.n // 2
             first = self._count_with_chain(half)
@@ -232,12 +247,12 @@ class _BlockCracker:
     def _fit(self, block: np.ndarray, plus: np.ndarray, minus: np.ndarray, targets: np.ndarray, count: int, caps: np.ndarray) -> None:
         """Anneal `block` in place to fit the first `count` equations, from fresh starts too when it does not."""
         seed = self.seed * 1_000_003 + self.oracle.queries
-        violation = anneal_block(block, plus, minus, targets, count, caps, MOVES, TEMPERATURE, seed)
+        violation = anneal_block(block, plus, minus, targets, count, caps, self.moves, TEMPERATURE, seed)
         for attempt in range(1, RESTARTS + 1):
             if violation == 0:
                 return
             fresh = self._random_block(len(block), caps)
-            tried = anneal_block(fresh, plus, minus, targets, count, caps, MOVES, TEMPERATURE, seed + 7919 * attempt)
+            tried = anneal_block(fresh, plus, minus, targets, count, caps, self.moves, TEMPERATURE, seed + 7919 * attempt)
             if tried < violation:
                 block[:], violation = fresh, tried
 

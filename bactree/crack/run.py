@@ -47,12 +47,21 @@ def make_oracle(
 
 
 def crack(
-    puzzle: Puzzle, oracle: Oracle, strategy: str = "best", seed: int = 0, progress: Progress | None = None
+    puzzle: Puzzle,
+    oracle: Oracle,
+    strategy: str = "best",
+    seed: int = 0,
+    progress: Progress | None = None,
+    effort: float = 1.0,
 ) -> dict[str, Any]:
-    """Run the cracker `strategy` against `oracle`; the summary the CLI prints as JSON."""
+    """Run the cracker `strategy` against `oracle` at `effort`; the summary the CLI prints as JSON."""
     from . import make_cracker
 
-    cracker = make_cracker(strategy, seed)
+    try:
+        cracker = make_cracker(strategy, seed, effort)
+    except BactreeError:
+        oracle.close()
+        raise
     start = time.perf_counter()
     try:
         result = cracker(oracle, progress)
@@ -64,6 +73,7 @@ def crack(
         "solved": result.solved,
         "wrong_positions": result.wrong,
         "strategy": strategy,
+        "effort": effort,
         "length": puzzle.length,
         "symbols": puzzle.symbols,
         "repeats": puzzle.repeats,
