@@ -247,7 +247,6 @@ def test_blocks_exact_on_long_keys(length: int, num_symbols: int, repeats: bool)
         ("blocks", 120, 6, True, 3.0),
         ("anneal", 20, 6, True, 0.05),
         ("anneal", 20, 6, True, 3.0),
-        ("windows", 70, 5, True, 0.05),
     ],
 )
 def test_crackers_exact_at_other_efforts(name: str, length: int, num_symbols: int, repeats: bool, effort: float) -> None:

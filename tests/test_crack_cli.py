@@ -32,6 +32,7 @@ runner = CliRunner()
         (["-n", "3", "--random", "--effort", "0"], "--effort must be above 0"),
         (["-n", "3", "--random", "--effort", "nan"], "--effort must be above 0"),
         (["-n", "3", "--random", "--effort", "2", "-s", "count-split"], "--effort applies to"),
+        (["-n", "3", "--random", "--effort", "2", "-s", "windows"], "--effort applies to"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -119,3 +120,21 @@ def test_readme_table_rows_are_real(n: int, repeats: bool) -> None:
     shown = f"{best:.1f}" if best == split else f"**{best:.1f}**"
     row = f"| {game} | {n} | {k} | {shown} ({best_max}) | {split:.1f} ({split_max}) | 100% |"
     assert row in crack_section()
+
+
+def test_readme_effort_row_is_real() -> None:
+    """The effort table's questions at n = 50 (efforts 1 and 3, keys 0-3), recomputed with the benchmark's seeds."""
+    import numpy as np
+
+    from bactree.crack import FIXED_ALPHABET, Puzzle, SecretOracle, make_cracker
+
+    puzzle = Puzzle(50, FIXED_ALPHABET[:37], True)
+    line = next(line for line in crack_section().splitlines() if line.startswith("| repeats | 50 | 37 | 0-3 |"))
+    cells = [cell.strip() for cell in line.strip("|").split("|")]
+    for effort, cell in ((1.0, cells[4]), (3.0, cells[5])):
+        queries = []
+        for key in range(4):
+            oracle = SecretOracle(puzzle, puzzle.random_code(np.random.default_rng([101, key])))
+            make_cracker("best", effort=effort)(oracle, None)
+            queries.append(oracle.queries)
+        assert cell.startswith(f"{np.mean(queries):.1f} ("), (effort, cell, queries)

@@ -39,6 +39,13 @@ with the whole key's counts alone (and 672 once the annealer's swaps stopped
 missing, at 25,000 moves). A chain for a further part costs about
 k questions and saved about as many (parts of 100: 693).
 
+More annealing buys fewer questions, the more so with wider blocks: at
+n = 300 (keys 0-3, 662.3 questions at the default 35,000 moves) blocks of
+43 took 641.5 at 105,000 moves and 640.0 at 300,000, blocks of 60 631.8 at
+100,000, 608.0 at 300,000 and 591.8 at 1,000,000 (145 s a key). So
+`effort` multiplies the moves, and from `WIDE_EFFORT` on the blocks are
+`WIDE_WIDTH` wide.
+
 When a block takes more than `PROBE_AFTER` * WIDTH questions (the annealer
 trapped with a few positions wrong), every other question holds the
 candidate on a random half of the block only, which tells the annealer
@@ -67,6 +74,7 @@ MOVES = 35_000  # annealing moves per start (n = 300, 20 keys: 653.1 questions, 
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
 MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to count-split (a safeguard)
 NO_REPEATS_MAX_LENGTH = 250  # `best` uses blocks for keys without repeats up to this length (k = n = 250, 20 keys: 1403.5 questions, max 1484 of the 1550-question limit, count-split 1690; at 300 the blocks pass the limit)
+WIDE_NO_REPEATS_MAX_LENGTH = 300  # the same from WIDE_EFFORT on (k = n = 300, effort 3, keys 0-3: 1637.0 questions, max 1669 of the 1850-question limit, 30-37 s a key; count-split 2061.5)
 
 
 def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0, effort: float = 1.0) -> CrackResult:
@@ -86,6 +94,11 @@ def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0
         if key is None:
             return cracker.asked.checked(crack_count_split(oracle, progress), oracle)
     return cracker.asked.checked(CrackResult(key, oracle.queries, True, 0), oracle)
+
+
+def no_repeats_max_length(effort: float) -> int:
+    """The longest key without repeats that `best` gives to blocks at `effort` (count-split beyond)."""
+    return WIDE_NO_REPEATS_MAX_LENGTH if effort >= WIDE_EFFORT else NO_REPEATS_MAX_LENGTH
 
 
 def block_width(num_symbols: int, effort: float) -> int:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._fit_kernels import anneal_fit
-from .anneal import FIT_TEMPERATURE, _Answers, _generator, question_limit, scaled
+from .anneal import FIT_TEMPERATURE, _Answers, _generator, question_limit
 from .count_split import crack_count_split
 from .oracles import Oracle
 from .result import CrackResult, Progress
@@ -41,8 +41,8 @@ MOVES = 1_000_000  # fitting moves per question (300,000: 208.1 questions at n =
 WINDOWS_MAX_LENGTH = 100  # `best` uses windows for keys with repeats up to this length (at 150 a window got trapped)
 
 
-def crack_windows(oracle: Oracle, progress: Progress | None = None, seed: int = 0, effort: float = 1.0) -> CrackResult:
-    """Crack the oracle's secret exactly: fitted codes asked window by window (keys with repeats; `effort` times the moves)."""
+def crack_windows(oracle: Oracle, progress: Progress | None = None, seed: int = 0) -> CrackResult:
+    """Crack the oracle's secret exactly: fitted codes asked window by window (keys with repeats)."""
     puzzle = oracle.puzzle
     n, k = puzzle.length, puzzle.num_symbols
     rng = _generator(seed)
@@ -53,11 +53,10 @@ def crack_windows(oracle: Oracle, progress: Progress | None = None, seed: int = 
     filler_counts: dict[int, int] = {}
     found = 0  # positions before `found` are in found windows
     window_questions = 0
-    moves = scaled(MOVES, effort)
     while oracle.queries < limit:
         anneal_fit(
             candidate, asked.guesses, asked.bulls, asked.totals, asked.composition, asked.count,
-            asked.head, asked.next, np.arange(found, n), False, moves, FIT_TEMPERATURE,
+            asked.head, asked.next, np.arange(found, n), False, MOVES, FIT_TEMPERATURE,
             seed * 1_000_003 + oracle.queries,
         )
         end = min(n, found + WIDTH)
