@@ -266,6 +266,19 @@ def test_block_width_grows_with_effort_and_stays_within_the_alphabet() -> None:
     assert all(1 <= block_width(k, e) <= 60 for k in range(2, 400) for e in (0.1, 1.0, 3.0))
 
 
+@pytest.mark.parametrize("length,effort,expected", [(250, 1.0, "blocks"), (300, 1.0, "count-split"), (300, 3.0, "blocks"), (301, 3.0, "count-split")])
+def test_best_gives_keys_without_repeats_to_blocks_up_to_250_or_300_from_effort_3(monkeypatch, length: int, effort: float, expected: str) -> None:
+    import bactree.crack.blocks as blocks_module
+    import bactree.crack.count_split as count_split_module
+
+    called = []
+    monkeypatch.setattr(blocks_module, "crack_blocks", lambda oracle, progress, seed, effort: called.append("blocks"))
+    monkeypatch.setattr(count_split_module, "crack_count_split", lambda oracle, progress: called.append("count-split"))
+    puzzle = Puzzle(length, FIXED_ALPHABET[:length], False)
+    make_cracker("best", effort=effort)(SecretOracle(puzzle, puzzle.random_code(np.random.default_rng(0))), None)
+    assert called == [expected]
+
+
 @pytest.mark.parametrize("effort", [0.0, -1.0, float("nan"), 1001.0])
 def test_effort_out_of_range_is_refused(effort: float) -> None:
     with pytest.raises(BactreeError, match="--effort must be above 0"):
