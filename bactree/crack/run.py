@@ -57,14 +57,9 @@ def crack(
     """Run the cracker `strategy` against `oracle` at `effort`; the summary the CLI prints as JSON."""
     from . import make_cracker
 
-    try:
-        cracker = make_cracker(strategy, seed, effort)
-    except BactreeError:
-        oracle.close()
-        raise
     start = time.perf_counter()
-    try:
-        result = cracker(oracle, progress)
+    try:  # the oracle is closed (its program ended) however the run ends, a bad strategy or effort too
+        result = make_cracker(strategy, seed, effort)(oracle, progress)
     finally:
         oracle.close()
     return {
