@@ -2,9 +2,9 @@
 
 Fitting one code to every answer about a long key stops working early (see
 `anneal` and `windows`): the fitting problem grows with the key. This
-cracker keeps it the size of one block of `WIDTH` positions, whatever the
-key's length. Once every symbol's count in the key is known, each question
-holds
+cracker keeps it the size of one block (`block_width`: `WIDTH` positions,
+or `WIDE_WIDTH` from `WIDE_EFFORT` on), whatever the key's length. Once
+every symbol's count in the key is known, each question holds
 
 - the symbols found on the blocks before the current one,
 - a block candidate on the block, fitted to every earlier question about
@@ -46,13 +46,13 @@ n = 300 (keys 0-3, 662.3 questions at the default 35,000 moves) blocks of
 `effort` multiplies the moves, and from `WIDE_EFFORT` on the blocks are
 `WIDE_WIDTH` wide.
 
-When a block takes more than `PROBE_AFTER` * WIDTH questions (the annealer
-trapped with a few positions wrong), every other question holds the
-candidate on a random half of the block only, which tells the annealer
-where the wrong positions lie. When the annealer finds no fitting block, it
-tries `RESTARTS` fresh ones. Like `anneal`, the cracker falls back to
-count-split past `question_limit`, so it is exact on every key, and the key
-found is checked against every answer.
+When a block takes more than `PROBE_AFTER` times its width in questions
+(the annealer trapped with a few positions wrong), every other question
+holds the candidate on a random half of the block only, which tells the
+annealer where the wrong positions lie. When the annealer finds no fitting
+block, it tries `RESTARTS` fresh ones. Like `anneal`, the cracker falls
+back to count-split past `question_limit`, so it is exact on every key, and
+the key found is checked against every answer.
 """
 
 from __future__ import annotations
