@@ -266,6 +266,27 @@ def test_block_width_grows_with_effort_and_stays_within_the_alphabet() -> None:
     assert all(1 <= block_width(k, e) <= 60 for k in range(2, 400) for e in (0.1, 1.0, 3.0))
 
 
+@pytest.mark.parametrize("effort", [10.0, 3.0, 0.5])
+def test_block_fits_take_effort_times_the_moves_only_late_in_a_block(monkeypatch, effort: float) -> None:
+    """Fits before LATE_FITS * width questions into a block take at most WIDE_EFFORT times the moves."""
+    import bactree.crack.blocks as blocks_module
+
+    moves_by_stage: dict[bool, set[int]] = {False: set(), True: set()}
+    anneal_block = blocks_module.anneal_block
+
+    def noting(x, plus, minus, targets, count, caps, moves, *args):
+        moves_by_stage[count >= blocks_module.LATE_FITS * len(x)].add(moves)
+        return anneal_block(x, plus, minus, targets, count, caps, moves, *args)
+
+    monkeypatch.setattr(blocks_module, "anneal_block", noting)
+    monkeypatch.setattr(blocks_module, "MOVES", 2000)
+    puzzle = Puzzle(150, FIXED_ALPHABET[:37], True)
+    secret = puzzle.random_code(np.random.default_rng(5))
+    found, queries, oracle = crack("blocks", puzzle, secret, effort)
+    assert np.array_equal(found, secret) and oracle.solved
+    assert moves_by_stage == {False: {round(2000 * min(effort, blocks_module.WIDE_EFFORT))}, True: {round(2000 * effort)}}
+
+
 @pytest.mark.parametrize("length,effort,expected", [(250, 1.0, "blocks"), (300, 1.0, "count-split"), (300, 3.0, "blocks"), (301, 3.0, "count-split")])
 def test_best_gives_keys_without_repeats_to_blocks_up_to_250_or_300_from_effort_3(monkeypatch, length: int, effort: float, expected: str) -> None:
     import bactree.crack.blocks as blocks_module

@@ -42,9 +42,10 @@ MAX_EFFORT = 1000.0
 def make_cracker(name: str, seed: int = 0, effort: float = 1.0) -> Cracker:
     """The cracker called `name`, as a function of (oracle, progress).
 
-    `effort` multiplies the moves a question of `anneal` and `blocks` (and
-    widens the blocks from 3 on): more time, fewer questions. `windows`
-    takes none: at n = 100 three times its moves gave no fewer questions.
+    `effort` multiplies the moves a question of `anneal` and `blocks` (late
+    in each block, and it widens the blocks from 3 on): more time, fewer
+    questions. `windows` takes none: at n = 100 three times its moves gave
+    no fewer questions.
     """
     if not 0 < effort <= MAX_EFFORT:
         raise BactreeError(f"--effort must be above 0 and at most {MAX_EFFORT:g}, got {effort:g}")

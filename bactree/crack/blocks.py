@@ -44,7 +44,12 @@ n = 300 (keys 0-3, 662.3 questions at the default 35,000 moves) blocks of
 43 took 641.5 at 105,000 moves and 640.0 at 300,000, blocks of 60 631.8 at
 100,000, 608.0 at 300,000 and 591.8 at 1,000,000 (145 s a key). So
 `effort` multiplies the moves, and from `WIDE_EFFORT` on the blocks are
-`WIDE_WIDTH` wide.
+`WIDE_WIDTH` wide. The moves pay late in a block, near where its answers
+come to fix it: before `LATE_FITS` widths of questions, fits take at most
+`WIDE_EFFORT` times the default moves: at 60 positions and 100,000 moves
+nearly every fit from 0.8 widths on fails, and at effort 30 (n = 300, 20
+keys) the extra moves there bought about 4 questions (592.7 against
+596.4) for about half the time.
 
 When a block takes more than `PROBE_AFTER` times its width in questions
 (the annealer trapped with a few positions wrong), every other question
@@ -69,6 +74,7 @@ WIDTH = 43  # positions per block, at most 6/5 (k - 1) so that a candidate seldo
 WIDE_EFFORT = 3.0  # from this effort on, blocks of WIDE_WIDTH: wider blocks pay off once the annealer has the moves
 WIDE_WIDTH = 60  # at most 5/3 (k - 1) (n = 300, keys 0-3: 631.8 questions at 100,000 moves against 641.5 for 43 at 105,000)
 PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
+LATE_FITS = 1.4  # a block's questions, per position, from which its fits take `effort` times the moves (before: at most WIDE_EFFORT times)
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
 MOVES = 35_000  # annealing moves per start (n = 300, 20 keys: 653.1 questions, 4.0 s a key; 40,000: 649.8, 4.7 s)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
@@ -117,7 +123,8 @@ class _BlockCracker:
         self.seed = seed
         self.n, self.k = oracle.puzzle.length, oracle.puzzle.num_symbols
         self.width = block_width(self.k, effort)
-        self.moves = scaled(MOVES, effort)
+        self.moves = scaled(MOVES, effort)  # a fit's moves from LATE_FITS * width questions into a block
+        self.early_moves = scaled(MOVES, min(effort, WIDE_EFFORT))  # and before
         self.rng = _generator(seed)
         self.asked = _Answers(self.n, self.k)
         self.limit = question_limit(self.n, self.k)
@@ -205,7 +212,8 @@ class _BlockCracker:
         confirmed: tuple[int, np.ndarray] | None = None  # (filler, candidate) of an answer right on every position tested
         while self.oracle.queries < self.limit and nudges < MAX_NUDGES:
             if not nudged:  # a nudged candidate is asked as it is: fitting it again could undo the nudge
-                self._fit(block, plus, minus, targets, count, caps)
+                moves = self.moves if count >= LATE_FITS * width else self.early_moves
+                self._fit(block, plus, minus, targets, count, caps, moves)
             filler = -1 if last else self._filler(block, caps, -1 if confirmed is None else confirmed[0])
             question = self.known.copy()
             question[end:] = filler
@@ -257,15 +265,15 @@ class _BlockCracker:
         self.asked.add(question, bulls, bulls + cows)
         return bulls, cows
 
-    def _fit(self, block: np.ndarray, plus: np.ndarray, minus: np.ndarray, targets: np.ndarray, count: int, caps: np.ndarray) -> None:
-        """Anneal `block` in place to fit the first `count` equations, from fresh starts too when it does not."""
+    def _fit(self, block: np.ndarray, plus: np.ndarray, minus: np.ndarray, targets: np.ndarray, count: int, caps: np.ndarray, moves: int) -> None:
+        """Anneal `block` in place to fit the first `count` equations, from fresh starts too when it does not (`moves` a start)."""
         seed = self.seed * 1_000_003 + self.oracle.queries
-        violation = anneal_block(block, plus, minus, targets, count, caps, self.moves, TEMPERATURE, seed)
+        violation = anneal_block(block, plus, minus, targets, count, caps, moves, TEMPERATURE, seed)
         for attempt in range(1, RESTARTS + 1):
             if violation == 0:
                 return
             fresh = self._random_block(len(block), caps)
-            tried = anneal_block(fresh, plus, minus, targets, count, caps, self.moves, TEMPERATURE, seed + 7919 * attempt)
+            tried = anneal_block(fresh, plus, minus, targets, count, caps, moves, TEMPERATURE, seed + 7919 * attempt)
             if tried < violation:
                 block[:], violation = fresh, tried
 
