@@ -49,7 +49,7 @@ come to fix it: before `LATE_FITS` widths of questions, fits take at most
 `WIDE_EFFORT` times the default moves: at 60 positions and 100,000 moves
 nearly every fit from 0.8 widths on fails, and at effort 30 (n = 300, 20
 keys) the extra moves there bought about 4 questions (592.7 against
-596.4) for about twice the time (keys 0-1: 484 s against 251 s for the two).
+596.4) for about twice the time (keys 0-1: 484 s against 251 s).
 
 When a block takes more than `PROBE_AFTER` times its width in questions
 (the annealer trapped with a few positions wrong), every other question
