@@ -45,11 +45,12 @@ n = 300 (keys 0-3, 662.3 questions at the default 35,000 moves) blocks of
 100,000, 608.0 at 300,000 and 591.8 at 1,000,000 (145 s a key). So
 `effort` multiplies the moves, and from `WIDE_EFFORT` on the blocks are
 `WIDE_WIDTH` wide. The moves pay late in a block, near where its answers
-come to fix it: before `LATE_FITS` widths of questions, fits take at most
-`WIDE_EFFORT` times the default moves: at 60 positions and 100,000 moves
-nearly every fit from 0.8 widths on fails, and at effort 30 (n = 300, 20
-keys) the extra moves there bought about 4 questions (592.7 against
-596.4) for about twice the time (keys 0-1: 484 s against 251 s).
+come to fix it, so fits before `LATE_FITS` widths of questions take at most
+`WIDE_EFFORT` times the default moves. Before then nearly every fit fails
+anyway (from 0.8 widths on, at 60 positions and 100,000 moves), and at
+effort 30 (n = 300, 20 keys) full moves there bought about 4 questions
+(592.7 against 596.4) for about twice the time (keys 0-1: 484 s against
+251 s).
 
 When a block takes more than `PROBE_AFTER` times its width in questions
 (the annealer trapped with a few positions wrong), every other question
