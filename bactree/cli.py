@@ -417,7 +417,7 @@ def crack(
     random_key: Annotated[bool, typer.Option("--random", help="Crack a random key.")] = False,
     seed: Annotated[Optional[int], typer.Option("--seed", help="With --random: pick the key reproducibly.", show_default=False)] = None,
     oracle_cmd: Annotated[Optional[str], typer.Option("--oracle-cmd", help="Ask this program: a guess line in, 'BULLS COWS' out.", show_default=False)] = None,
-    effort: Annotated[float, typer.Option("--effort", "-e", help="Annealing work a question, times the default: more time, fewer questions (n = 300: 1 takes about 650 questions, 30 about 596 in 15 times the time). For best, anneal and blocks; windows (best from 61 to 100 positions with repeats) gains nothing from it.")] = 1.0,
+    effort: Annotated[float, typer.Option("--effort", "-e", help="Annealing work a question, times the default: more time, fewer questions (n = 300: 1 takes about 650 questions, 30 about 596 in 13 times the time). For best, anneal and blocks; windows (best from 61 to 100 positions with repeats) gains nothing from it.")] = 1.0,
     interactive: Annotated[bool, typer.Option("--interactive", help="Ask the person at the terminal.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,

@@ -268,7 +268,7 @@ def test_block_width_grows_with_effort_and_stays_within_the_alphabet() -> None:
 
 @pytest.mark.parametrize("effort", [10.0, 3.0, 0.5])
 def test_block_fits_take_effort_times_the_moves_only_late_in_a_block(monkeypatch, effort: float) -> None:
-    """Fits before LATE_FITS * width questions into a block take at most WIDE_EFFORT times the moves."""
+    """Fits before LATE_FITS * width questions into a block take the default moves (fewer below effort 1)."""
     import bactree.crack.blocks as blocks_module
 
     moves_by_stage: dict[bool, set[int]] = {False: set(), True: set()}
@@ -284,7 +284,7 @@ def test_block_fits_take_effort_times_the_moves_only_late_in_a_block(monkeypatch
     secret = puzzle.random_code(np.random.default_rng(5))
     found, queries, oracle = crack("blocks", puzzle, secret, effort)
     assert np.array_equal(found, secret) and oracle.solved
-    assert moves_by_stage == {False: {round(2000 * min(effort, blocks_module.WIDE_EFFORT))}, True: {round(2000 * effort)}}
+    assert moves_by_stage == {False: {round(2000 * min(effort, 1.0))}, True: {round(2000 * effort)}}
 
 
 @pytest.mark.parametrize("length,effort,expected", [(250, 1.0, "blocks"), (300, 1.0, "count-split"), (300, 3.0, "blocks"), (301, 3.0, "count-split")])

@@ -45,12 +45,14 @@ n = 300 (keys 0-3, 662.3 questions at the default 35,000 moves) blocks of
 100,000, 608.0 at 300,000 and 591.8 at 1,000,000 (145 s a key). So
 `effort` multiplies the moves, and from `WIDE_EFFORT` on the blocks are
 `WIDE_WIDTH` wide. The moves pay late in a block, near where its answers
-come to fix it, so fits before `LATE_FITS` widths of questions take at most
-`WIDE_EFFORT` times the default moves. Before then nearly every fit fails
-anyway (from 0.8 widths on, at 60 positions and 100,000 moves), and at
-effort 30 (n = 300, 20 keys) full moves there bought about 4 questions
-(592.7 against 596.4) for about twice the time (keys 0-1: 484 s against
-251 s).
+come to fix it, so fits before `LATE_FITS` widths of questions take the
+default moves (fewer below effort 1). Before then nearly every fit fails
+anyway (from 0.8 widths on, at 60 positions and 100,000 moves). On the 20
+benchmark keys at n = 300, three times the moves there took 631.4 questions
+at effort 3 (28 s a key) against 627.8 (17.9 s), and 596.4 at effort 30
+(108 s) against 595.7 (97 s); full moves there bought effort 30 about 3
+questions (592.7) for about twice the time (keys 0-1: 484 s against 251 s
+with 105,000 moves there).
 
 When a block takes more than `PROBE_AFTER` times its width in questions
 (the annealer trapped with a few positions wrong), every other question
@@ -75,13 +77,13 @@ WIDTH = 43  # positions per block, at most 6/5 (k - 1) so that a candidate seldo
 WIDE_EFFORT = 3.0  # from this effort on, blocks of WIDE_WIDTH: wider blocks pay off once the annealer has the moves
 WIDE_WIDTH = 60  # at most 5/3 (k - 1) (n = 300, keys 0-3: 631.8 questions at 100,000 moves against 641.5 for 43 at 105,000)
 PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
-LATE_FITS = 1.4  # a block's questions, per position, from which its fits take `effort` times the moves (before: at most WIDE_EFFORT times)
+LATE_FITS = 1.4  # a block's questions, per position, from which its fits take `effort` times the moves (before: the default moves at most)
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
 MOVES = 35_000  # annealing moves per start (n = 300, 20 keys: 653.1 questions, 4.0 s a key; 40,000: 649.8, 4.7 s)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
 MAX_NUDGES = 10_000  # nudges in a row off asked codes before giving way to count-split (a safeguard)
 NO_REPEATS_MAX_LENGTH = 250  # `best` uses blocks for keys without repeats up to this length (k = n = 250, 20 keys: 1403.5 questions, max 1484 of the 1550-question limit, count-split 1690; at 300 the blocks pass the limit)
-WIDE_NO_REPEATS_MAX_LENGTH = 300  # the same from WIDE_EFFORT on (k = n = 300, effort 3, keys 0-3: 1637.0 questions, max 1669 of the 1850-question limit, 30-37 s a key; count-split 2061.5)
+WIDE_NO_REPEATS_MAX_LENGTH = 300  # the same from WIDE_EFFORT on (k = n = 300, effort 3, keys 0-3: 1616.3 questions, max 1637 of the 1850-question limit; count-split 2061.5)
 
 
 def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0, effort: float = 1.0) -> CrackResult:
@@ -125,7 +127,7 @@ class _BlockCracker:
         self.n, self.k = oracle.puzzle.length, oracle.puzzle.num_symbols
         self.width = block_width(self.k, effort)
         self.moves = scaled(MOVES, effort)  # a fit's moves from LATE_FITS * width questions into a block
-        self.early_moves = scaled(MOVES, min(effort, WIDE_EFFORT))  # and before
+        self.early_moves = scaled(MOVES, min(effort, 1.0))  # and before: the default moves, or fewer below effort 1
         self.rng = _generator(seed)
         self.asked = _Answers(self.n, self.k)
         self.limit = question_limit(self.n, self.k)
