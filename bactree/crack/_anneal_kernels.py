@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._random import _below, _seeded, _uniform
+
 
 @njit(cache=True)
 def thread_question(question: int, guess: np.ndarray, head: np.ndarray, nxt: np.ndarray) -> None:
@@ -104,7 +106,7 @@ def anneal(
     accepted by the Metropolis rule at `temperature`. Stops at violation 0
     or after `moves` moves, leaving the best code seen in x.
     """
-    np.random.seed(seed)
+    state = _seeded(seed)
     n = x.shape[0]
     errors = np.zeros(max(count, 1), dtype=np.int64)
     cost = violations(x, guesses, answers, count, errors)
@@ -133,24 +135,24 @@ def anneal(
     for _ in range(moves):
         if cost == 0:
             break
-        i = violated[np.random.randint(size)]
+        i = violated[_below(state, size)]
         p = -1
         if errors[i] > 0:  # x matches guess i too often: move a matching symbol away
             for _try in range(4 * n):
-                r = np.random.randint(n)
+                r = _below(state, n)
                 if guesses[i, r] == x[r]:
                     p = r
                     break
             if p < 0:
                 continue
-            p2 = np.random.randint(n)
+            p2 = _below(state, n)
         else:  # too few matches: bring guess i's symbol to a position where it is missing
-            r = np.random.randint(n)
+            r = _below(state, n)
             want = guesses[i, r]
             if x[r] == want or held[want] == 0:
                 continue
             p = r
-            p2 = places[want, np.random.randint(held[want])]
+            p2 = places[want, _below(state, held[want])]
         a, c = x[p], x[p2]
         if a == c:
             continue
@@ -160,7 +162,7 @@ def anneal(
         touched_size = _add_change(p2, a, 1, nxt, head, change, touched, touched_size)
         touched_size = _add_change(p2, c, -1, nxt, head, change, touched, touched_size)
         delta, changed = _pending_delta(touched, touched_size, change, errors, pending)
-        if delta > 0 and np.random.random() >= np.exp(-delta / temperature):
+        if delta > 0 and _uniform(state) >= np.exp(-delta / temperature):
             continue
         for t in range(changed):
             size = _set_error(pending[t, 0], errors[pending[t, 0]] + pending[t, 1], errors, violated, slot, size)

@@ -1,4 +1,4 @@
-"""The random numbers of the block and fitting annealers: xorshift64*, inlined into the kernels.
+"""The random numbers of the annealers (block, fitting and swap): xorshift64*, inlined into the kernels.
 
 numba's own `np.random` calls took about 40% of a block-annealing move's
 time (`windows` at n = 100: 17.1 s a key with them, 12.9 s without); these
