@@ -77,7 +77,7 @@ WIDTH = 43  # positions per block, at most 6/5 (k - 1) so that a candidate seldo
 WIDE_EFFORT = 3.0  # from this effort on, blocks of WIDE_WIDTH: wider blocks pay off once the annealer has the moves
 WIDE_WIDTH = 60  # at most 5/3 (k - 1) (n = 300, keys 0-3: 631.8 questions at 100,000 moves against 641.5 for 43 at 105,000)
 PROBE_AFTER = 2.5  # a block's questions, per position, before half-block probes
-LATE_FITS = 1.4  # a block's questions, per position, from which its fits take `effort` times the moves (before: the default moves at most)
+LATE_FITS = 1.4  # a block's questions, per position, from which its fits take `effort` times the moves (before: the default moves, fewer below effort 1)
 RESTARTS = 2  # fresh annealing starts when the candidate does not fit
 MOVES = 35_000  # annealing moves per start (n = 300, 20 keys: 653.1 questions, 4.0 s a key; 40,000: 649.8, 4.7 s)
 TEMPERATURE = 1.0  # Metropolis temperature, in units of one bull of violation
@@ -89,8 +89,9 @@ WIDE_NO_REPEATS_MAX_LENGTH = 300  # the same from WIDE_EFFORT on (k = n = 300, e
 def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0, effort: float = 1.0) -> CrackResult:
     """Crack the oracle's secret exactly: count the symbols, then find blocks of positions in turn.
 
-    `effort` multiplies the annealing moves a question; from `WIDE_EFFORT`
-    on, blocks are wider too. More effort, fewer questions (see the README).
+    `effort` multiplies the annealing moves of a block's late fits (from
+    `LATE_FITS` widths of questions into it); from `WIDE_EFFORT` on, blocks
+    are wider too. More effort, fewer questions (see the README).
     """
     if oracle.puzzle.num_symbols < 2:
         return crack_count_split(oracle, progress)
