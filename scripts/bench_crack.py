@@ -75,8 +75,7 @@ def main() -> None:
             k = 37 if repeats else max(37, n)
             puzzle = Puzzle(n, FIXED_ALPHABET[:k], repeats)
             cell_seed = n * 2 + repeats
-            chosen = (name for name in BENCHED if name in args.crackers)
-            for name in (name for name in chosen if name != "ga-woc" or (n, repeats) in GA_CELLS):
+            for name in (name for name in BENCHED if name in args.crackers and (name != "ga-woc" or (n, repeats) in GA_CELLS)):
                 keys = args.ga_keys if name == "ga-woc" else args.keys
                 figures = run_cell(puzzle, name, keys, cell_seed, args.effort if name == "best" else 1.0)
                 rows.append((repeats, n, k, name, figures, puzzle.lower_bound()))

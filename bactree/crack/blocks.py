@@ -127,7 +127,7 @@ class _BlockCracker:
         self.seed = seed
         self.n, self.k = oracle.puzzle.length, oracle.puzzle.num_symbols
         self.width = block_width(self.k, effort)
-        self.moves = scaled(MOVES, effort)  # a fit's moves from LATE_FITS * width questions into a block
+        self.late_moves = scaled(MOVES, effort)  # a fit's moves from LATE_FITS * width questions into a block
         self.early_moves = scaled(MOVES, min(effort, 1.0))  # and before: the default moves, or fewer below effort 1
         self.rng = _generator(seed)
         self.asked = _Answers(self.n, self.k)
@@ -216,7 +216,7 @@ class _BlockCracker:
         confirmed: tuple[int, np.ndarray] | None = None  # (filler, candidate) of an answer right on every position tested
         while self.oracle.queries < self.limit and nudges < MAX_NUDGES:
             if not nudged:  # a nudged candidate is asked as it is: fitting it again could undo the nudge
-                moves = self.moves if count >= LATE_FITS * width else self.early_moves
+                moves = self.late_moves if count >= LATE_FITS * width else self.early_moves
                 self._fit(block, plus, minus, targets, count, caps, moves)
             filler = -1 if last else self._filler(block, caps, -1 if confirmed is None else confirmed[0])
             question = self.known.copy()
