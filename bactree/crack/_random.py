@@ -3,6 +3,9 @@
 numba's own `np.random` calls took about 40% of a block-annealing move's
 time (`windows` at n = 100: 17.1 s a key with them, 12.9 s without); these
 draw from a state array that the kernel holds, seeded once a call.
+numba's cache does not see changes to these (or to `_anneal_kernels`'
+helpers) from the kernels that inline them in other files: after editing
+them, delete `bactree/crack/__pycache__`.
 """
 from __future__ import annotations
 
