@@ -52,7 +52,7 @@ def parse_tie_breaks(chain: str) -> tuple[str, ...]:
 def build(
     game: Game,
     objective: str = "worst-case",
-    tie_break: str = "nodes",
+    tie_break: str | None = None,
     max_guesses: int | None = None,
     progress: Progress | None = None,
     budget: int | None = None,
@@ -69,8 +69,8 @@ def build(
 
     `worst-case`: the least height (every smaller height refuted by
     exhaustive search), then among trees of that height the least
-    `tie_break` keys in order (comma-separated: `nodes`, `total` guesses,
-    `crush`: secrets solved at the least height). `expected`: the least
+    `tie_break` keys in order (comma-separated: `nodes`, the default, `total`
+    guesses, `crush`: secrets solved at the least height). `expected`: the least
     total number of guesses over all secrets, within `max_guesses` guesses
     if given. With `hard`, every guess must be a code still possible given
     the answers so far. Remaining ties go to the lowest code at each node,
@@ -96,6 +96,9 @@ def build(
     game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
+    if tie_break is not None and objective == "expected":
+        raise BactreeError("--tie-break is for -O worst-case: the expected objective ranks trees by total guesses alone")
+    tie_break = tie_break or "nodes"
     keys = () if tie_break == HEIGHT_ONLY else parse_tie_breaks(tie_break)
     if max_guesses is not None and max_guesses < 1:
         raise BactreeError(f"--max-guesses must be at least 1, got {max_guesses}")

@@ -82,7 +82,7 @@ def export(
 
     One graph node per tree node (guess, depth, candidates), one edge per answer (answer).
 
-    Example: bactree export trees/bulls-cows-4x10.json -o tree.graphml
+    Example: bactree export trees/bulls-cows-4x10-worst-case.json -o tree.graphml
     """
     from .export import export_tree
 
@@ -125,10 +125,7 @@ def html(
         chosen = game_option(game, length, symbols, repeats)
         path = file if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
         page, doc = tree_page(path, chosen)
-        try:
-            write_atomic(out, page.encode())
-        except OSError as err:
-            raise BactreeError(f"cannot write {str(out)!r}: {err.strerror or err}") from None
+        write_atomic(out, page.encode())
     typer.echo(f"wrote {out}: {path.name}, {doc['stats']['nodes']} nodes, {len(page) // 1024} KiB")
 
 
@@ -209,6 +206,8 @@ def play(
             chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
             raise BactreeError("--tree is only used with --mode versus")
+        if seed is not None and mode is Mode.referee:
+            raise BactreeError("--seed picks the computer's secret: with --mode referee a person holds it")
         if mode is Mode.versus:
             tree = open_tree(tree_file, chosen)
             session = VersusSession(tree, pick_secret(tree.game, seed), input, typer.echo, hints)
@@ -270,10 +269,14 @@ def evaluate(
             raise BactreeError("give --strategy NAME (or several), or --all")
         if hard and not strategy:
             raise BactreeError("--hard applies to the --strategy rules: name them")
+        if trees is not None and not all_strategies:
+            raise BactreeError("--trees is for --all: name a tree file with --strategy FILE.json instead")
         if trees is None:
             from .shipped import trees_dir
 
             trees = trees_dir()
+        elif not trees.is_dir():
+            raise BactreeError(f"--trees {str(trees)!r} is not a folder")
         results = evaluate_all(the_game, runs, seed, cap, trees) if all_strategies else []
         extra = [spec for spec in strategy or [] if not (all_strategies and spec in STRATEGIES)]
         if hard:
@@ -303,8 +306,8 @@ def evaluate(
 
 @app.command("compile")
 def compile_strategy(
-    strategy: Annotated[Optional[str], typer.Option("--strategy", "-s", help="A deterministic strategy, e.g. knuth or entropy.", show_default=False)] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The tree file to write.", show_default=False)] = None,
+    strategy: Annotated[Optional[str], typer.Option("--strategy", "-s", help="A deterministic strategy, e.g. knuth or entropy (required).", show_default=False)] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The tree file to write (required).", show_default=False)] = None,
     game: GameName = "bulls-cows",
     length: Length = None,
     symbols: Symbols = None,
@@ -325,10 +328,7 @@ def compile_strategy(
         if strategy is None or output is None:
             raise BactreeError("give --strategy NAME and -o FILE")
         doc = strategy_tree(make_strategy(strategy, the_game, hard=hard), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
-        try:
-            write_atomic(output, dumps(doc))
-        except OSError as err:
-            raise BactreeError(f"cannot write {str(output)!r}: {err.strerror or err}") from None
+        write_atomic(output, dumps(doc))
         stats = doc["stats"]
         typer.echo(
             f"wrote {output}: {stats['secrets']} secrets, max {stats['max_guesses']}, "
@@ -343,7 +343,7 @@ def build(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
-    tie_break: Annotated[str, typer.Option("--tie-break", help="With worst-case: among the least-height trees minimise these keys in order, comma-separated: nodes, total (guesses), crush (secrets at the least height), e.g. crush,total; or none (the least height only, for big games).")] = "nodes",
+    tie_break: Annotated[Optional[str], typer.Option("--tie-break", help="With worst-case: among the least-height trees minimise these keys in order, comma-separated: nodes, total (guesses), crush (secrets at the least height), e.g. crush,total; or none (the least height only, for big games). Default nodes.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: every guess must be still possible given the answers so far.")] = False,
     max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective).")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME[-hard]-OBJECTIVE.json, OBJECTIVE crush for a crush tie-break, -maxK added with --max-guesses).")] = None,
@@ -354,7 +354,7 @@ def build(
     ] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected, or worst-case with --tie-break none: processes for the subproblems (default: one per core).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Expected, or worst-case with --tie-break none: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
-    executor: Annotated[str, typer.Option("--executor", help="Expected, or --tie-break none: run the subproblems on local processes or on Ray (pip install 'bactree[cluster]').")] = "local",
+    executor: Annotated[str, typer.Option("--executor", help="Expected, or --tie-break none: run the subproblems on local processes or on Ray (pip install 'bactree\\[cluster]').")] = "local",
     address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
     greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
     first: Annotated[Optional[str], typer.Option("--first", help="With -O expected --budget: the first guess (default: forced by symmetry, else the --greedy rule's).")] = None,
@@ -369,7 +369,7 @@ def build(
     """
     from .build import build as build_tree
     from .game import game_slug
-    from .treefile import dumps, write_atomic
+    from .treefile import check_writable, dumps, write_atomic
 
     # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
     # file written (an existing one is left as it was), finished subproblems kept for --resume.
@@ -383,8 +383,9 @@ def build(
 
         if output is None:
             suffix = f"-max{max_guesses}" if max_guesses is not None else ""
-            name = "crush" if objective == "worst-case" and tie_break.startswith("crush") else objective
+            name = "crush" if objective == "worst-case" and (tie_break or "").startswith("crush") else objective
             output = Path("trees") / f"{game_slug(chosen)}{'-hard' if hard else ''}-{name}{suffix}.json"
+        check_writable(output)  # a typo in -o fails now, not after the search
         checkpoint = output.with_name(output.name + ".resume")
         if resume and not checkpoint.exists():
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")

@@ -106,11 +106,18 @@ def dumps(doc: dict[str, Any]) -> bytes:
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder, then rename."""
+    """Write `data` to `path` through a temporary file in the same folder, then rename.
+
+    Raises BactreeError `cannot write PATH: REASON` when the file cannot be
+    written (the old file, if any, is left as it was).
+    """
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        _nearest_folder(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as err:
+        raise _write_error(path, err) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a tree file is for sharing
@@ -118,10 +125,44 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as err:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise _write_error(path, err) from None
         raise
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise the error `write_atomic` would, before long work: `path` must not be a folder, its folder writable.
+
+    Probes with a temporary file in the nearest existing folder on the way
+    (removed at once); creates no folder.
+    """
+    target = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=_nearest_folder(target))
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as err:
+        raise _write_error(path, err) from None
+
+
+def _nearest_folder(target: Path) -> Path:
+    """The nearest existing folder above `target`; OSError when `target` is a folder or that is a file."""
+    if target.is_dir():
+        raise IsADirectoryError(21, "it is a folder")
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise NotADirectoryError(20, f"{str(folder)!r} is not a folder")
+    return folder
+
+
+def _write_error(path: str | os.PathLike[str], err: OSError) -> BactreeError:
+    """The one-line error for a file that cannot be written."""
+    return BactreeError(f"cannot write {str(path)!r}: {err.strerror or err}")
 
 
 def _umask() -> int:

@@ -70,6 +70,7 @@ def test_build_expected_with_cap_records_it(tmp_path):
         (["--objective", "fastest"], "unknown objective 'fastest'"),
         (["--tie-break", "luck"], "unknown tie-break 'luck'"),
         (["-O", "expected", "-n", "2", "--symbols", "0123", "--max-guesses", "1"], "least is"),
+        (["-O", "expected", "-n", "2", "--tie-break", "crush"], "--tie-break is for -O worst-case"),
     ],
 )
 def test_build_bad_input_is_one_line_exit_2(args, message, tmp_path):
@@ -79,3 +80,15 @@ def test_build_bad_input_is_one_line_exit_2(args, message, tmp_path):
     assert "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize("where", ["folder", "under a file"])
+def test_build_refuses_an_unwritable_output_before_searching(where, tmp_path):
+    """A typo in -o costs a second, not the search: the one-line error comes before any progress."""
+    (tmp_path / "plain").write_text("not a folder")
+    out = tmp_path if where == "folder" else tmp_path / "plain" / "tree.json"
+    result = runner.invoke(app, ["build", "--length", "2", "--symbols", "0123", "-o", str(out)])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"Error: cannot write {str(out)!r}: ")
+    assert len(result.output.strip().splitlines()) == 1  # no progress line: the search never started
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"]

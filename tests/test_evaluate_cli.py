@@ -110,6 +110,8 @@ def test_a_tree_file_plays_as_a_strategy(tmp_path: Path) -> None:
         (["evaluate", "-s", "random", *SMALL, "--runs", "0"], "Error: invalid runs 0: must be at least 1"),
         (["evaluate", "-s", "random", *SMALL, "--max-guesses", "0"], "Error: invalid max guesses 0"),
         (["evaluate", "-s", "tree:missing.json", *SMALL], "Error: missing.json: cannot read"),
+        (["evaluate", "--all", *SMALL, "--trees", "no-such-folder"], "Error: --trees 'no-such-folder' is not a folder"),
+        (["evaluate", "-s", "knuth", *SMALL, "--trees", "."], "Error: --trees is for --all"),
         (["compile", "-s", "random", *SMALL, "-o", "x.json"], "Error: strategy 'random' is randomised"),
         (["compile", "-s", "knuth", *SMALL], "Error: give --strategy NAME and -o FILE"),
         (["compile", "-s", "enumerate", *SMALL, "-o", "x.json", "--max-nodes", "5"], "Error: the tree of 'enumerate' has more than 5 nodes"),
@@ -160,8 +162,8 @@ def test_help_states_the_library_defaults() -> None:
     assert f"Default {DEFAULT_MAX_NODES}." in " ".join(run("compile", "--help")[1].split())
 
 
-def test_a_strategy_named_beside_all_is_not_played_twice() -> None:
-    code, out, _ = run("evaluate", "--all", "-s", "knuth", *SMALL, "--trees", "no-such-folder", "--json")
+def test_a_strategy_named_beside_all_is_not_played_twice(tmp_path: Path) -> None:
+    code, out, _ = run("evaluate", "--all", "-s", "knuth", *SMALL, "--trees", str(tmp_path), "--json")
     assert code == 0
     assert [item["name"] for item in orjson.loads(out)].count("knuth") == 1
 

@@ -304,6 +304,8 @@ def test_cli_play_versus(bc3_tree: Path) -> None:
     assert result.output.endswith(f"You found my secret {secret} in 1 guess: you win.\n")
     result = invoke("play", "-m", "solo", "--tree", str(bc3_tree))
     assert (result.exit_code, result.output) == (2, "Error: --tree is only used with --mode versus\n")
+    result = invoke("play", "-m", "referee", "--seed", "3")
+    assert (result.exit_code, result.output) == (2, "Error: --seed picks the computer's secret: with --mode referee a person holds it\n")
 
 
 def test_cli_play_referee() -> None:

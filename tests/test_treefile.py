@@ -13,10 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from bactree.cli import app
-from bactree.game import Game
+from bactree.game import BactreeError, Game
 from bactree.treefile import (
     TreeFormatError,
     check_document,
+    check_writable,
     document,
     dumps,
     read_document,
@@ -308,10 +309,26 @@ def test_write_atomic_failure_keeps_the_old_file(tmp_path: Path, monkeypatch: py
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(BactreeError, match=f"cannot write {str(path)!r}: No space left on device"):
         write_atomic(path, b"new\n")
     assert path.read_bytes() == b"old\n"
     assert os.listdir(tmp_path) == ["tree.json"]
+
+
+@pytest.mark.parametrize("write", [lambda path: write_atomic(path, b"x"), check_writable], ids=["write_atomic", "check_writable"])
+def test_unwritable_paths_are_one_line_errors(write, tmp_path: Path) -> None:
+    """A folder, or a path through a file, is refused with the reason; nothing is left behind."""
+    (tmp_path / "plain").write_text("old")
+    with pytest.raises(BactreeError, match="it is a folder"):
+        write(tmp_path)
+    with pytest.raises(BactreeError, match=f"{str(tmp_path / 'plain')!r} is not a folder"):
+        write(tmp_path / "plain" / "deeper" / "tree.json")
+    assert os.listdir(tmp_path) == ["plain"] and (tmp_path / "plain").read_text() == "old"
+
+
+def test_check_writable_creates_nothing(tmp_path: Path) -> None:
+    check_writable(tmp_path / "new" / "folders" / "tree.json")
+    assert os.listdir(tmp_path) == []
 
 
 def test_write_atomic_file_mode_follows_umask(tmp_path: Path) -> None:
