@@ -345,7 +345,7 @@ def build(
     repeats: Repeats = None,
     tie_break: Annotated[Optional[str], typer.Option("--tie-break", help="With worst-case: among the least-height trees minimise these keys in order, comma-separated: nodes, total (guesses), crush (secrets at the least height), e.g. crush,total; or none (the least height only, for big games). Default nodes.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: every guess must be still possible given the answers so far.")] = False,
-    max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective).")] = None,
+    max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective; with worst-case only checked against the least height, and recorded).")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME[-hard]-OBJECTIVE.json, OBJECTIVE crush for a crush tie-break, -maxK added with --max-guesses).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; only the summary line.")] = False,
     budget: Annotated[
