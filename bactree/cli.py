@@ -419,7 +419,7 @@ def crack(
     seed: Annotated[Optional[int], typer.Option("--seed", help="With --random: pick the key reproducibly.", show_default=False)] = None,
     oracle_cmd: Annotated[Optional[str], typer.Option("--oracle-cmd", help="Ask this program: a guess line in, 'BULLS COWS' out.", show_default=False)] = None,
     effort: Annotated[float, typer.Option("--effort", "-e", help="Annealing work a question, times the default: more time, fewer questions (n = 300: 1 takes about 650 questions, 30 about 596 in 13 times the time). For best, anneal and blocks; windows (best from 61 to 100 positions with repeats) gains nothing from it.")] = 1.0,
-    interactive: Annotated[bool, typer.Option("--interactive", help="Ask the person at the terminal.")] = False,
+    interactive: Annotated[bool, typer.Option("--interactive", help="Ask the person at the terminal, who answers 'BULLS COWS' or q to quit.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
 ) -> None:
@@ -427,13 +427,16 @@ def crack(
 
     The key is a known --secret, a --random one, an external program
     (--oracle-cmd: it reads each guess as one line of n characters and answers
-    one line 'BULLS COWS'), or the person at the terminal (--interactive).
-    Progress goes to stderr, one summary line (or --json) to stdout.
+    one line 'BULLS COWS'), or the person at the terminal (--interactive:
+    a typo or an impossible answer is asked again; q, quit or end of input
+    say Bye. and exit 0). Progress goes to stderr, one summary line (or
+    --json) to stdout.
 
     Example: bactree crack --length 100 --random --seed 1
     """
     import orjson
 
+    from .crack.oracles import Quit
     from .crack.run import crack as run_crack
     from .crack.run import make_oracle, make_puzzle
 
@@ -446,14 +449,23 @@ def crack(
             now = time.monotonic()
             if not quiet and now - shown[0] > 0.5:
                 shown[0] = now
-                typer.echo(f"  {queries} questions, {known} of {length} positions right so far", err=True)
+                typer.echo(f"  {questions(queries)}, {known} of {length} positions right so far", err=True)
 
-        summary = run_crack(puzzle, oracle, strategy, seed or 0, progress, effort)
+        try:
+            summary = run_crack(puzzle, oracle, strategy, seed or 0, progress, effort)
+        except Quit:
+            typer.echo("Bye.", err=True)  # stderr, with the prompts: stdout holds only a summary
+            raise typer.Exit(0) from None
     if json_output:
         typer.echo(orjson.dumps(summary).decode())
     else:
         verdict = "solved" if summary["solved"] else f"NOT solved, {summary['wrong_positions']} positions wrong"
-        typer.echo(f"[{summary['found']}] {verdict} in {summary['queries']} questions ({summary['strategy']}, {summary['seconds']:.2f}s)")
+        typer.echo(f"[{summary['found']}] {verdict} in {questions(summary['queries'])} ({summary['strategy']}, {summary['seconds']:.2f}s)")
+
+
+def questions(count: int) -> str:
+    """`1 question`, `5 questions`."""
+    return f"{count} question{'' if count == 1 else 's'}"
 
 
 def main() -> None:

@@ -18,7 +18,9 @@ from bactree.crack import (
     OracleError,
     ProgramOracle,
     Puzzle,
+    Quit,
     SecretOracle,
+    TerminalOracle,
     make_cracker,
     score,
 )
@@ -142,7 +144,8 @@ FAKE = textwrap.dedent(
         common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
         answer = f"{bulls} {common - bulls}"
         if asked == bad:
-            lies = {"garble": "two bulls", "range": "9 9", "lie": f"{bulls + 1} {common - bulls}", "quit": None, "zero": "0 0"}
+            lies = {"garble": "two bulls", "range": "9 9", "lie": f"{bulls + 1} {common - bulls}", "quit": None, "zero": "0 0",
+                    "impossible": f"{len(secret) - 1} 1"}
             answer = lies[mode]
             if answer is None:
                 break
@@ -173,6 +176,7 @@ def test_program_oracle_answers_like_the_secret(fake_program) -> None:
     [
         ("garble", OracleError, "question 3: cannot read the answer 'two bulls'"),
         ("range", OracleError, "question 3: 9 bulls and 9 cows is out of range"),
+        ("impossible", OracleError, "question 3: 7 bulls and 1 cow cannot happen"),
         ("quit", OracleError, "question 3: the oracle program ended without answering"),
         ("zero", ContradictionError, "contradicts earlier answers"),
     ],
@@ -183,6 +187,21 @@ def test_program_oracle_errors_name_the_question(fake_program, mode: str, error:
     with pytest.raises(error, match=text):
         make_cracker("count-split")(oracle, None)
     oracle.close()
+
+
+def test_terminal_oracle_asks_again_on_an_impossible_answer_and_quits() -> None:
+    """The terminal refuses what `Oracle` would (same rules), stays on the question, and quits with `Quit`."""
+    import io
+
+    puzzle = Puzzle(3, "ab", True)
+    shown = io.StringIO()
+    oracle = TerminalOracle(puzzle, io.StringIO("2 1\n4 0\n2 0\nq\n"), shown)
+    assert oracle.ask(puzzle.parse("aaa")) == (2, 0) and oracle.queries == 1
+    assert "2 bulls and 1 cow cannot happen; try again" in shown.getvalue()
+    assert "4 bulls and 0 cows is out of range for 3 positions; try again" in shown.getvalue()
+    with pytest.raises(Quit):
+        oracle.ask(puzzle.parse("baa"))
+    assert not issubclass(Quit, BactreeError)  # a goodbye, not an error
 
 
 def test_a_lie_is_caught(fake_program) -> None:

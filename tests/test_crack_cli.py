@@ -80,6 +80,33 @@ def test_interactive_typo_is_asked_again() -> None:
     assert "cannot read 'one'" in result.stderr and result.stdout.startswith("[ab] solved")
 
 
+INTERACTIVE = ["crack", "-n", "3", "--symbols", "ab", "--strategy", "count-split", "--interactive", "-q"]
+
+
+def test_interactive_impossible_answer_is_asked_again() -> None:
+    # Secret "aba": count-split asks "aaa" (2 0), "baa" (1 2), then "aba" (3 0); "2 1" cannot happen.
+    result = runner.invoke(app, INTERACTIVE, input="2 1\n2 0\n1 2\n3 0\n")
+    assert result.exit_code == 0, result.output
+    assert "  2 bulls and 1 cow cannot happen; try again\n" in result.stderr
+    assert result.stderr.count("question 1: [aaa]") == 1  # asked again, not a new question
+    assert result.stdout.startswith("[aba] solved in 3 questions (count-split, ")
+
+
+@pytest.mark.parametrize("answers", ["q\n", "2 0\nquit\n", "2 0\n Q \n", "", "2 0\n"], ids=["q", "quit", "Q", "eof", "eof-later"])
+def test_interactive_quit_says_bye_and_exits_0(answers: str) -> None:
+    result = runner.invoke(app, INTERACTIVE, input=answers)
+    assert result.exit_code == 0, result.output
+    last = result.stderr.splitlines()[-1]  # the runner does not echo input: q follows the prompt unseen
+    assert last.removeprefix("bulls cows> ") == "Bye." and "Error" not in result.stderr
+    assert result.stdout == ""  # no summary
+
+
+def test_one_question_is_singular() -> None:
+    result = runner.invoke(app, ["crack", "-n", "1", "--symbols", "ab", "--secret", "b", "-q"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("[b] solved in 1 question (best, ")
+
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 

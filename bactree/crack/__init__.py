@@ -26,7 +26,7 @@ from typing import Callable
 
 from ..game import BactreeError
 from .alphabet import FIXED_ALPHABET, PAPER_SYMBOLS, first_symbols
-from .oracles import ContradictionError, Oracle, OracleError, ProgramOracle, SecretOracle, TerminalOracle
+from .oracles import ContradictionError, Oracle, OracleError, ProgramOracle, Quit, SecretOracle, TerminalOracle
 from .puzzle import Puzzle, score
 from .result import CrackResult, Progress
 
@@ -103,6 +103,7 @@ __all__ = [
     "PAPER_SYMBOLS",
     "ProgramOracle",
     "Puzzle",
+    "Quit",
     "SecretOracle",
     "TerminalOracle",
     "first_symbols",

@@ -1,10 +1,11 @@
 """Oracles: the code-maker behind a cracker, answering (bulls, cows) and counting questions.
 
 A cracker only ever sees answers. The oracle checks every answer it relays
-(it is a pair of integers, in range, and n bulls come with no cows) and
-raises `OracleError` naming the question number when one is not; crackers
-raise `ContradictionError` (through `Oracle.contradiction`) when answers
-cannot all be true of one secret.
+(`answer_problem`: a pair of integers that some code could get) and raises
+`OracleError` naming the question number when one is not, except the
+terminal, which says why and asks again; crackers raise `ContradictionError`
+(through `Oracle.contradiction`) when answers cannot all be true of one
+secret. The person at the terminal may quit (`Quit`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,23 @@ class OracleError(BactreeError):
 
 class ContradictionError(OracleError):
     """Answers that no secret of the game gets."""
+
+
+class Quit(Exception):
+    """The person at the terminal quit (q, quit or end of input): not an error, so the CLI says goodbye."""
+
+
+def answer_problem(bulls: int, cows: int, length: int) -> str | None:
+    """Why no code of `length` positions can get (bulls, cows) from a guess, or None when one can.
+
+    The one place of the range rules: `Oracle` refuses such answers and the terminal asks again.
+    n bulls with cows are out of range already; n - 1 bulls leave one position, which a cow cannot fill.
+    """
+    if bulls < 0 or cows < 0 or bulls + cows > length:
+        return f"{bulls} bulls and {cows} cows is out of range for {length} positions"
+    if bulls == length - 1 and cows == 1:
+        return f"{length - 1} bulls and 1 cow cannot happen"
+    return None
 
 
 class Oracle:
@@ -73,14 +91,8 @@ class Oracle:
         raise NotImplementedError
 
     def _check(self, bulls: int, cows: int) -> None:
-        n = self.puzzle.length
-        problem = None
-        if bulls < 0 or cows < 0 or bulls + cows > n:
-            problem = f"{bulls} bulls and {cows} cows is out of range for {n} positions"
-        elif bulls == n and cows:
-            problem = "n bulls come with no cows"
-        elif bulls == n - 1 and cows == 1:
-            problem = f"{n - 1} bulls and 1 cow cannot happen"
+        """Refuse an answer no code can get, naming the question."""
+        problem = answer_problem(bulls, cows, self.puzzle.length)
         if problem:
             raise OracleError(f"question {self.queries}: {problem}")
 
@@ -120,8 +132,15 @@ def parse_answer(text: str) -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
+QUIT = ("q", "quit")
+
+
 class TerminalOracle(Oracle):
-    """A person at the terminal: shows each guess and reads `BULLS COWS`, asking again on a typo."""
+    """A person at the terminal: shows each guess and reads `BULLS COWS`.
+
+    A typo or an impossible answer is refused with the reason and asked
+    again, so the session survives it; q, quit or end of input raise `Quit`.
+    """
 
     def __init__(self, puzzle: Puzzle, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         super().__init__(puzzle)
@@ -129,21 +148,29 @@ class TerminalOracle(Oracle):
         self.stdout = stdout or sys.stderr
 
     def _answer(self, guess: np.ndarray) -> tuple[int, int]:
-        n = self.puzzle.length
         self.stdout.write(f"question {self.queries}: [{self.puzzle.format(guess)}]\n")
         while True:
-            self.stdout.write("bulls cows> ")
-            self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
-                raise OracleError(f"question {self.queries}: no answer (end of input)")
+            line = self._read_line()
             answer = parse_answer(line)
             if answer is None:
-                self.stdout.write(f"  cannot read {line.strip()!r}: type two numbers, bulls then cows, e.g. '2 1'\n")
-            elif answer[0] + answer[1] > n:
-                self.stdout.write(f"  bulls + cows is at most {n}; try again\n")
-            else:
+                self.stdout.write(f"  cannot read {line!r}: type two numbers, bulls then cows, e.g. '2 1', or q to quit\n")
+                continue
+            problem = answer_problem(*answer, self.puzzle.length)
+            if problem is None:
                 return answer
+            self.stdout.write(f"  {problem}; try again\n")
+
+    def _read_line(self) -> str:
+        """One line after the prompt, stripped; q, quit or end of input raise `Quit`."""
+        self.stdout.write("bulls cows> ")
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.stdout.write("\n")  # end the prompt's line
+            raise Quit
+        if line.strip().lower() in QUIT:
+            raise Quit
+        return line.strip()
 
 
 class ProgramOracle(Oracle):
