@@ -302,4 +302,4 @@ def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ca
     exec(compile(code, "README.md", "exec"), namespace)
     walk = namespace["walk"]
     assert walk.guess == namespace["secret"] and not walk.solved  # solved, then the last answer undone
-    assert "impossible answer 3B1C" in capsys.readouterr().out
+    assert "no secret fits 0B4C to 5817 together with the answers to guess 3 (4530: 0B1C) and guess 5" in capsys.readouterr().out
