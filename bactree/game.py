@@ -59,6 +59,8 @@ BUILD_LIMIT = SizeLimit(
     symbols=256,  # symbols are stored as one byte each
 )
 
+QUIT = ("q", "quit")  # what a person types to leave any terminal session (walk, play, crack --interactive)
+
 
 @dataclass(frozen=True, order=True)
 class Answer:

@@ -113,7 +113,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """
     target = Path(path)
     try:
-        _nearest_folder(target)
+        _nearest_folder(target)  # for its errors: a folder, or a path through a file, said plainly
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as err:

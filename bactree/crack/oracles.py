@@ -18,7 +18,7 @@ from typing import TextIO
 
 import numpy as np
 
-from ..game import BactreeError
+from ..game import QUIT, BactreeError
 from .puzzle import Puzzle, score, score_many
 
 
@@ -132,9 +132,6 @@ def parse_answer(text: str) -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
-QUIT = ("q", "quit")
-
-
 class TerminalOracle(Oracle):
     """A person at the terminal: shows each guess and reads `BULLS COWS`.
 
@@ -168,9 +165,10 @@ class TerminalOracle(Oracle):
         if not line:
             self.stdout.write("\n")  # end the prompt's line
             raise Quit
-        if line.strip().lower() in QUIT:
+        line = line.strip()
+        if line.lower() in QUIT:
             raise Quit
-        return line.strip()
+        return line
 
 
 class ProgramOracle(Oracle):
