@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
-import queue
 import signal
+import time
+from multiprocessing.pool import ExceptionWithTraceback
+from multiprocessing.reduction import ForkingPickler
 from typing import Any, Callable
 
 import numpy as np
@@ -30,13 +33,16 @@ EXECUTORS = ("local", "ray")
 # A local Ray's object store: room for the shared arrays plus this much, and never less than Ray's minimum.
 _STORE_SLACK = 64 << 20
 _STORE_MIN = 80 << 20
+# How long a local worker is given to end, when told to and again when sent SIGTERM, before SIGKILL.
+_EXIT_SECONDS = 5.0
 
 
 class Executor:
     """Runs tasks on workers set up once; `submit` starts one, `next_result` waits for any one to end.
 
     The caller keeps at most `start`'s count of tasks running. Used as a
-    context manager: leaving it (also by Ctrl-C or an error) stops the workers.
+    context manager: leaving it lets the workers end (`close`), or, by
+    Ctrl-C or an error, stops them (`stop`); neither can wait forever.
     """
 
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:
@@ -56,13 +62,20 @@ class Executor:
         raise NotImplementedError
 
     def close(self) -> None:
-        """Stop the workers."""
+        """Let the workers end, their tasks all done."""
+
+    def stop(self) -> None:
+        """Stop the workers now, on an error or an interrupt, without waiting for their tasks."""
+        self.close()
 
     def __enter__(self) -> Executor:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.stop()
 
 
 def make_executor(name: str, workers: int | None = None, address: str | None = None, verbose: bool = True) -> Executor:
@@ -83,48 +96,143 @@ def make_executor(name: str, workers: int | None = None, address: str | None = N
     return RayExecutor(workers, address, verbose)
 
 
-def _local_worker_setup(initializer: Callable[..., None], *init_args: Any) -> None:
-    """A local worker's setup: signals left to the parent, then `initializer(*init_args)`.
+def _local_worker(connection: Any, inherited: list[Any], initializer: Callable[..., None], init_args: tuple) -> None:
+    """A local worker's life: set up once, then run the tasks read from `connection` until told to stop.
 
     Ctrl-C reaches the whole process group and is for the parent to handle;
-    the SIGTERM with which the parent stops the pool ends a worker at once,
-    without a traceback.
+    the SIGTERM with which the parent stops a worker ends it at once,
+    without a traceback. The parent's ends of the other workers' pipes,
+    inherited by the fork, are closed so that each pipe has one reader.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for other in inherited:
+        other.close()
     initializer(*init_args)
+    while True:
+        try:
+            task = connection.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if task is None:
+            return
+        function, args = task
+        try:
+            outcome: tuple[bool, Any] = (True, function(*args))
+        except BaseException as err:  # the task's error is the caller's, raised by `next_result`
+            outcome = (False, ExceptionWithTraceback(err, err.__traceback__))
+        try:
+            payload = ForkingPickler.dumps(outcome)
+        except Exception as err:  # a result or error that cannot be pickled
+            payload = ForkingPickler.dumps((False, BactreeError(f"a worker could not send its result back: {err}")))
+        try:
+            connection.send_bytes(payload)
+        except OSError:
+            return  # the parent is gone
+
+
+class _LocalWorker:
+    """One forked process and the parent's end of its pipe."""
+
+    def __init__(self, process: Any, connection: Any) -> None:
+        self.process, self.connection = process, connection
+
+    def stopped(self) -> str:
+        """How the process ended, for an error message."""
+        self.process.join(_EXIT_SECONDS)
+        code = self.process.exitcode
+        if code is not None and code < 0:
+            return f"was killed by signal {signal.Signals(-code).name}"
+        return f"exited with status {code}" if code is not None else "stopped answering"
 
 
 class LocalExecutor(Executor):
-    """Forked worker processes of this machine: they inherit the parent's arrays (copy-on-write, never written)."""
+    """Forked worker processes of this machine: they inherit the parent's arrays (copy-on-write, never written).
+
+    Each worker has a pipe of its own and runs one task at a time, so no
+    lock is shared between processes: a worker stopped or killed at any
+    moment cannot leave another, or the parent, waiting. A worker that dies
+    under a task is an error of `next_result`, not a result that never comes.
+    """
 
     def __init__(self, workers: int | None) -> None:
         self.workers = workers or os.cpu_count() or 1
-        self._pool: Any = None
-        self._arrived: queue.Queue = queue.Queue()
+        self._all: list[_LocalWorker] = []
+        self._idle: list[_LocalWorker] = []
+        self._busy: dict[Any, _LocalWorker] = {}  # by the parent's end of its pipe
 
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:
         count = min(self.workers, max(at_most, 1))
-        # With fork, `init_args` reach the children by inheritance, not pickling: one table per machine.
-        self._pool = multiprocessing.get_context("fork").Pool(
-            count, initializer=_local_worker_setup, initargs=(initializer, *init_args)
-        )
+        context = multiprocessing.get_context("fork")
+        for _ in range(count):
+            # With fork, `init_args` reach the children by inheritance, not pickling: one table per machine.
+            mine, theirs = context.Pipe()
+            inherited = [worker.connection for worker in self._all] + [mine]
+            process = context.Process(target=_local_worker, args=(theirs, inherited, initializer, init_args), daemon=True)
+            process.start()
+            theirs.close()
+            self._all.append(_LocalWorker(process, mine))
+        self._idle = list(reversed(self._all))
         return count
 
     def submit(self, function: Callable[..., Any], *args: Any) -> None:
-        self._pool.apply_async(function, args, callback=self._arrived.put, error_callback=self._arrived.put)
+        worker = self._idle.pop()
+        try:
+            worker.connection.send((function, args))
+        except OSError:
+            raise BactreeError(f"a local worker {worker.stopped()} before its task began") from None
+        self._busy[worker.connection] = worker
 
     def next_result(self) -> Any:
-        result = self._arrived.get()
-        if isinstance(result, BaseException):
-            raise result
-        return result
+        if not self._busy:
+            raise RuntimeError("next_result with no task running would wait forever")
+        sentinels = {worker.process.sentinel: worker for worker in self._busy.values()}
+        ready = multiprocessing.connection.wait([*self._busy, *sentinels])
+        # A result sent just before its worker ended is still read: pipes first.
+        pipes = [worker for worker in self._busy.values() if worker.connection in ready or worker.connection.poll()]
+        worker = pipes[0] if pipes else sentinels[ready[0]]
+        del self._busy[worker.connection]
+        try:
+            done, value = worker.connection.recv()
+        except (EOFError, OSError):
+            raise BactreeError(f"a local worker {worker.stopped()} during its task") from None
+        self._idle.append(worker)
+        if not done:
+            raise value
+        return value
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        """Tell idle workers to end and wait for them; stop any still at a task (`stop`)."""
+        if self._busy:
+            self.stop()
+            return
+        for worker in self._all:
+            try:
+                worker.connection.send(None)
+            except OSError:
+                pass  # already gone
+        self._wait(_EXIT_SECONDS)
+        self.stop()  # whoever has not ended by now: SIGTERM, then SIGKILL
+
+    def stop(self) -> None:
+        """SIGTERM every worker, wait a bounded time, SIGKILL the rest: never blocks for long."""
+        for worker in self._all:
+            if worker.process.exitcode is None:
+                worker.process.terminate()
+        self._wait(_EXIT_SECONDS)
+        for worker in self._all:
+            if worker.process.exitcode is None:
+                worker.process.kill()
+        self._wait(_EXIT_SECONDS)  # a killed process ends at once, unless stuck in the kernel
+        for worker in self._all:
+            worker.connection.close()
+        self._all, self._idle, self._busy = [], [], {}
+
+    def _wait(self, seconds: float) -> None:
+        """Wait until every worker has ended or `seconds` have passed."""
+        deadline = time.monotonic() + seconds
+        for worker in self._all:
+            worker.process.join(max(deadline - time.monotonic(), 0))
 
 
 class _RayWorker:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
 import os
+import signal
 import sys
+import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from bactree import subproblems
+from bactree import executors, subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.executors import make_executor
@@ -128,3 +133,83 @@ def test_ray_missing_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if not installed
     with pytest.raises(BactreeError, match=r"pip install 'bactree\[cluster\]'"):
         make_executor("ray")
+
+
+# --- stopping the local pool: never a wait without end (issue 34) ------------------------------------------
+
+
+def _nothing() -> None:
+    """Worker set-up of the pool tests: nothing to install."""
+
+
+def _deaf(ready: str) -> None:
+    """A task that ignores SIGTERM and never ends, as the worker left blocked on the pool's queue lock did."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    Path(ready).touch()
+    time.sleep(3600)
+
+
+def _killed() -> None:
+    """A task whose worker is killed under it, as the kernel's out-of-memory killer would."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _workers_of(pool) -> list[multiprocessing.Process]:
+    return [p for p in multiprocessing.active_children() if p.pid != os.getpid()]
+
+
+def _wait_for(path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def quick_exits(monkeypatch):
+    """Workers get half a second, not five, to end before the next step: the tests wait on the full time."""
+    monkeypatch.setattr(executors, "_EXIT_SECONDS", 0.5, raising=False)  # raising=False: the old pool ran them too
+
+
+@pytest.mark.timeout(120)  # the pool of issue 34 waits for the deaf worker forever: a failure here, not a hang
+@pytest.mark.parametrize("ending", ["interrupt", "normal"])
+def test_leaving_the_pool_stops_a_worker_deaf_to_sigterm(ending, tmp_path, quick_exits):
+    """Whether the block ends by Ctrl-C or normally with a task still running, no worker outlives it."""
+    ready = tmp_path / "ready"
+    with contextlib.suppress(KeyboardInterrupt), make_executor("local", workers=2) as pool:
+        pool.start(_nothing, (), at_most=2)
+        workers = _workers_of(pool)
+        assert len(workers) == 2
+        pool.submit(_deaf, str(ready))
+        _wait_for(ready)
+        if ending == "interrupt":
+            raise KeyboardInterrupt
+    assert [p.exitcode for p in workers].count(-signal.SIGKILL) == 1  # the deaf one, after SIGTERM was ignored
+    assert not [p for p in workers if p.is_alive()]
+
+
+@pytest.mark.timeout(120)  # the pool of issue 34 replaces the dead worker and waits for its result forever
+def test_a_worker_killed_under_its_task_is_an_error_not_a_wait(quick_exits):
+    with make_executor("local", workers=2) as pool:
+        pool.start(_nothing, (), at_most=2)
+        pool.submit(_killed)
+        with pytest.raises(BactreeError, match=r"^a local worker was killed by signal SIGKILL during its task$"):
+            pool.next_result()
+        pool.submit(_shifted_plain, 1)  # the other worker still serves
+        assert pool.next_result() == 2
+
+
+def _shifted_plain(x: int) -> int:
+    return x + 1
+
+
+@pytest.mark.timeout(120)
+def test_a_pool_done_lets_its_workers_end_by_themselves():
+    """Normal completion: the workers are told to end and do (exit 0), none is signalled."""
+    with make_executor("local", workers=2) as pool:
+        pool.start(_nothing, (), at_most=2)
+        workers = _workers_of(pool)
+        for x in range(4):
+            pool.submit(_shifted_plain, x)
+            assert pool.next_result() == x + 1
+    assert [p.exitcode for p in workers] == [0, 0]
