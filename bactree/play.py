@@ -199,14 +199,25 @@ class SoloSession(Session):
         self.hints = hints
 
     def play(self) -> None:
-        self.write(f"I have picked a secret code: {self.game}. Find it! Type a guess, or q to give up.")
+        self.write(f"I have picked a secret code: {self.game}. Find it! Type a guess, u to take one back, or q to give up.")
         history: list[Pair] = []
         while not history or history[-1][1] != self.game.solved:
-            guess = self.ask(f"Guess {len(history) + 1}: ")
+            line = self.ask(f"Guess {len(history) + 1}: ")
+            if line.lower() in UNDO:
+                if history:
+                    guess, answer = history.pop()
+                    self.write(f"  Taken back: guess {len(history) + 1} ({guess}: {answer}).")
+                else:
+                    self.write("  Nothing to take back yet.")
+                continue
             try:
-                guess = self.game.parse_code(guess)
+                guess = self.game.parse_code(line)
             except InvalidCodeError as err:
                 self.write(f"  {err}")
+                continue
+            earlier = next((i for i, (g, _) in enumerate(history) if g == guess), None)
+            if earlier is not None:
+                self.write(f"  You asked {guess} already: guess {earlier + 1}, {history[earlier][1]}. Not counted.")
                 continue
             history.append((guess, self.game.score(guess, self.secret)))
             self.write(f"  {history[-1][1]}{hint(self.game, history) if self.hints else ''}")

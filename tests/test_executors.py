@@ -213,3 +213,34 @@ def test_a_pool_done_lets_its_workers_end_by_themselves():
             pool.submit(_shifted_plain, x)
             assert pool.next_result() == x + 1
     assert [p.exitcode for p in workers] == [0, 0]
+
+
+@pytest.mark.timeout(120)
+def test_workers_end_when_their_parent_is_killed():
+    """SIGKILL leaves no cleanup to run: each worker reads the end of its own pipe and leaves."""
+    script = """
+import os, signal, sys
+from bactree.executors import make_executor
+pool = make_executor("local", workers=2)
+pool.start(int, (), at_most=2)  # a set-up that does nothing
+import multiprocessing
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode == -signal.SIGKILL, result.stderr
+    pids = [int(pid) for pid in result.stdout.split() if pid.isdigit()]
+    assert len(pids) == 2, result.stdout
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() and "zombie" not in _state(pid) for pid in pids):
+        assert time.monotonic() < deadline, "workers outlived their killed parent"
+        time.sleep(0.1)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split("\n")[0].lower()
+    except (OSError, IndexError):
+        return "zombie"  # gone meanwhile
