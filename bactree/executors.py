@@ -245,7 +245,14 @@ class _RayWorker:
         return function(*args)
 
 
+# A Ray build's progress reads like a local one: the workers' lines with no colour codes, no "(pid=...)"
+# prefix and none merged into "[repeated Nx]"; set before Ray is imported (it reads some at import).
+_RAY_QUIET = {"RAY_COLOR_PREFIX": "0", "RAY_DISABLE_WORKER_LOG_PREFIX": "1", "RAY_DEDUP_LOGS": "0"}
+
+
 def _import_ray() -> Any:
+    for name, value in _RAY_QUIET.items():
+        os.environ.setdefault(name, value)  # a user's own setting wins
     try:
         import ray
     except ImportError:
@@ -274,6 +281,9 @@ class RayExecutor(Executor):
             except ConnectionError as err:
                 raise BactreeError(f"cannot reach the Ray cluster at {self.address}: {err}") from None
         else:
+            # Ray turns token authentication on for a Ray it starts, and says so on every start:
+            # a notice, not a warning, kept out of the build's output.
+            logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
             ray.init(
                 address="local",  # a new Ray of our own, even where `ray start` left a cluster's address behind
                 num_cpus=self.workers or os.cpu_count() or 1,

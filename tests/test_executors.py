@@ -244,3 +244,19 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split("\n")[0].lower()
     except (OSError, IndexError):
         return "zombie"  # gone meanwhile
+
+
+@pytest.mark.timeout(600)
+def test_a_ray_build_prints_its_progress_like_a_local_one(tmp_path):
+    """No colour codes, no "(pid=...)" prefix and no token-authentication notice from a Ray started by the build."""
+    pytest.importorskip("ray")
+    import subprocess
+
+    command = [sys.executable, "-m", "bactree.cli", "build", "-O", "expected", "-n", "3", "--symbols", "0123456",
+               "--executor", "ray", "-j", "2", "-o", str(tmp_path / "ray.json")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=540, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert "\x1b[" not in result.stderr and "pid=" not in result.stderr and "oken authentication" not in result.stderr
+    assert all(line.startswith(("[", "  [")) for line in lines), lines  # the build's lines, or a worker's tagged with its part
+    assert any(line.startswith("  [012 ") for line in lines)  # the workers' own lines came through
