@@ -164,3 +164,27 @@ def fits_within(game: Game, secrets: frozenset[str], depth: int, hard: bool = Fa
         if split is not None and all(fits_within(game, part, depth - 1, hard) for part in split.values()):
             return True
     return False
+
+
+def set_symmetries(game: Game, secrets: frozenset[str]) -> list[dict[str, str]]:
+    """Every (position permutation, relabelling) that maps the set `secrets` onto itself, as a map of codes."""
+    n = game.length
+    found = []
+    for perm in itertools.permutations(range(n)):
+        for relabel in itertools.permutations(game.symbols):
+            mapping = dict(zip(game.symbols, relabel))
+            images = {}
+            for code in game.codes:
+                image = [""] * n
+                for i, symbol in enumerate(code):
+                    image[perm[i]] = mapping[symbol]
+                images[code] = "".join(image)
+            if {images[code] for code in secrets} == secrets:
+                found.append(images)
+    return found
+
+
+def set_canonical_codes(game: Game, secrets: frozenset[str]) -> set[str]:
+    """Codes least in their orbit under the symmetries of the set `secrets`."""
+    group = set_symmetries(game, secrets)
+    return {code for code in game.codes if all(images[code] >= code for images in group)}
