@@ -78,13 +78,17 @@ class BadInput(Exception):
 def chosen(trees: Path, names: list[str], everything: bool) -> list[Rebuild]:
     """The entries to rebuild: those named, else the fast ones (all with `everything`) of the files in `trees`.
 
-    Every tree file in `trees` must have an entry: a shipped tree nobody
-    can rebuild would escape the check.
+    Every tree file in `trees` must have an entry, and in trees/ every entry
+    its file (another folder may hold a few): a shipped tree nobody can
+    rebuild, or an entry left behind, would escape the check.
     """
     present = sorted(path.name for path in trees.glob("*.json"))
     unlisted = [name for name in present if name not in BY_FILE]
     if unlisted:
         raise BadInput(f"{trees}/{unlisted[0]} has no build command in scripts/rebuild_trees.py's REBUILDS")
+    absent = [entry.file for entry in REBUILDS if entry.file not in present]
+    if absent and trees.resolve() == TREES:
+        raise BadInput(f"{TREES}/{absent[0]}, listed in REBUILDS, does not exist")
     for name in names:
         if name not in BY_FILE:
             raise BadInput(f"unknown tree {name!r}: REBUILDS lists {', '.join(BY_FILE)}")
@@ -110,6 +114,7 @@ def bactree_command() -> str | None:
 
 
 def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far, their workers included."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
@@ -118,9 +123,9 @@ def rebuild(entry: Rebuild, trees: Path, folder: Path, bactree: str) -> bool:
     """Build one entry into `folder` with `bactree`, compare it with `trees`' file, print one line; True when identical."""
     out = folder / entry.file
     command = entry.command(out, bactree=bactree)
-    wall, cpu = time.perf_counter(), children_cpu()
+    started, cpu_before = time.perf_counter(), children_cpu()
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
+    wall, cpu = time.perf_counter() - started, children_cpu() - cpu_before
     timing = f"{wall:7.1f} s wall {cpu:7.1f} s CPU"
     if done.returncode != 0:
         reason = (done.stderr.strip().splitlines() or ["no message"])[-1]

@@ -117,3 +117,14 @@ def test_list_prints_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and len(lines) == len(rebuild_trees.REBUILDS)
     assert lines[0].split() == ["fast", "2.5", "s", "bactree", "build", "-o", "trees/bulls-cows-4x10-worst-case.json"]
     assert sum(line.startswith("slow ") for line in lines) == sum(not entry.fast for entry in rebuild_trees.REBUILDS) > 0
+
+
+def test_a_listed_tree_missing_from_trees_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """trees/ must hold every listed file (a copy folder may hold a few, as above)."""
+    monkeypatch.setattr(rebuild_trees, "TREES", tmp_path.resolve())
+    shutil.copy(trees_dir() / SMALL, tmp_path / SMALL)
+    code, _, err = run(capsys, "--trees", str(tmp_path))
+    assert code == 2
+    assert err == f"Error: {tmp_path.resolve()}/bulls-cows-4x10-worst-case.json, listed in REBUILDS, does not exist\n"
