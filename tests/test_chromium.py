@@ -15,7 +15,6 @@ from pathlib import Path
 import chromium
 import pytest
 from chromium import NoBrowser, browser_paths, no_browser, on_ci
-from selenium.common.exceptions import WebDriverException
 
 ROOT = Path(__file__).resolve().parent.parent
 MISSING = "/nonexistent/chromium"
@@ -57,6 +56,7 @@ def test_missing_binaries_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_browser_that_will_not_start_is_no_browser(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Chromium and its driver are there but the start fails: the reason is kept, on one line."""
+    WebDriverException = pytest.importorskip("selenium.common.exceptions").WebDriverException
     for name in ("chromium", "chromedriver"):
         (tmp_path / name).write_text("")
     monkeypatch.setenv("BACTREE_CHROMIUM", str(tmp_path / "chromium"))
@@ -73,12 +73,17 @@ def test_a_browser_that_will_not_start_is_no_browser(monkeypatch: pytest.MonkeyP
     assert "\n" not in str(caught.value)
 
 
-def run_browser_tests(ci: bool) -> subprocess.CompletedProcess[str]:
-    """tests/test_page_browser.py in a child pytest (the project's addopts apply) with Chromium missing."""
+def run_browser_tests(ci: bool, no_selenium: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """tests/test_page_browser.py in a child pytest (the project's addopts apply) with Chromium missing.
+
+    `no_selenium`: a folder whose `selenium` package fails to import, put first on the path.
+    """
     env = {key: value for key, value in os.environ.items() if key != "CI"}
     env["BACTREE_CHROMIUM"] = MISSING
     if ci:
         env["CI"] = "true"
+    if no_selenium is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(no_selenium), *filter(None, [env.get("PYTHONPATH")])])
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/test_page_browser.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
@@ -92,6 +97,7 @@ def test_without_chromium_a_ci_run_fails_naming_it() -> None:
     errors = [row for row in result.stdout.splitlines() if row.startswith("ERROR tests/test_page_browser.py::")]
     assert errors and all(line in row for row in errors), result.stdout
     assert "passed" not in result.stdout and "skipped" not in result.stdout
+    assert "During handling" not in result.stdout  # the reason alone, not chained to the NoBrowser it came from
 
 
 def test_without_chromium_a_local_run_skips_saying_how_to_install() -> None:
@@ -101,3 +107,13 @@ def test_without_chromium_a_local_run_skips_saying_how_to_install() -> None:
     assert summary and all("Chromium not found" in row and "apt-get install chromium chromium-driver" in row for row in summary)
     count = sum(int(row.removeprefix("SKIPPED [").split("]")[0]) for row in summary)
     assert result.stdout.splitlines()[-1].startswith(f"{count} skipped"), result.stdout
+
+
+def test_without_selenium_a_ci_run_fails_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "selenium").mkdir()
+    (tmp_path / "selenium" / "__init__.py").write_text('raise ImportError("no selenium here")\n')
+    result = run_browser_tests(ci=True, no_selenium=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr  # pytest: interrupted by a collection error
+    line = "ERROR tests/test_page_browser.py - Failed: CI=true and the browser tests cannot run: selenium is not installed; "
+    assert any(row.startswith(line) for row in result.stdout.splitlines()), result.stdout
+    assert "Traceback" not in result.stdout and "During handling" not in result.stdout

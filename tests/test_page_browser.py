@@ -31,6 +31,8 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 except ImportError:
+    webdriver = None
+if webdriver is None:  # outside the except: under CI the failure is one line, not a chain
     no_browser(f"selenium is not installed; {HOW_TO_GET_A_BROWSER}", module_level=True)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
