@@ -75,7 +75,7 @@ def chromium(width: int, height: int) -> Iterator[Any]:
         from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        raise NoBrowser(HOW_TO_GET_A_BROWSER) from None
+        raise NoBrowser(f"selenium is not installed; {HOW_TO_GET_A_BROWSER}") from None
     paths = browser_paths()
     profile = tempfile.mkdtemp(prefix="bactree-chromium-")
     options = webdriver.ChromeOptions()
