@@ -202,17 +202,17 @@ class LocalExecutor(Executor):
         return value
 
     def close(self) -> None:
-        """Tell idle workers to end and wait for them; stop any still at a task (`stop`)."""
-        if self._busy:
-            self.stop()
-            return
-        for worker in self._all:
-            try:
-                worker.connection.send(None)
-            except OSError:
-                pass  # already gone
-        self._wait(_EXIT_SECONDS)
-        self.stop()  # whoever has not ended by now: SIGTERM, then SIGKILL
+        """Tell the workers to end and wait a bounded time; then `stop` whoever is left (any at a task, at once)."""
+        try:
+            if not self._busy:
+                for worker in self._all:
+                    try:
+                        worker.connection.send(None)
+                    except OSError:
+                        pass  # already gone
+                self._wait(_EXIT_SECONDS)
+        finally:
+            self.stop()  # whoever has not ended by now, also after a Ctrl-C here: SIGTERM, then SIGKILL
 
     def stop(self) -> None:
         """SIGTERM every worker, wait a bounded time, SIGKILL the rest: never blocks for long."""
