@@ -196,7 +196,8 @@ def play(
     """Play a game at the terminal: alone, against the computer, or two people with the computer as referee.
 
     Guesses that are not codes of the game and answers that contradict earlier
-    ones are refused with the reason; q quits.
+    ones are refused with the reason (a guess asked before, too, in solo);
+    u takes back the last answer (in solo, the last guess); q quits.
 
     Example: bactree play --mode versus --hints
     """
