@@ -284,14 +284,17 @@ class RayExecutor(Executor):
             # Ray turns token authentication on for a Ray it starts, and says so on every start:
             # a notice, not a warning, kept out of the build's output.
             logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
-            ray.init(
-                address="local",  # a new Ray of our own, even where `ray start` left a cluster's address behind
-                num_cpus=self.workers or os.cpu_count() or 1,
-                object_store_memory=max(store_bytes + _STORE_SLACK, _STORE_MIN),
-                include_dashboard=False,
-                _node_ip_address="127.0.0.1",
-                **common,
-            )
+            try:
+                ray.init(
+                    address="local",  # a new Ray of our own, even where `ray start` left a cluster's address behind
+                    num_cpus=self.workers or os.cpu_count() or 1,
+                    object_store_memory=max(store_bytes + _STORE_SLACK, _STORE_MIN),
+                    include_dashboard=False,
+                    _node_ip_address="127.0.0.1",
+                    **common,
+                )
+            except (RuntimeError, ConnectionError) as err:  # e.g. "Failed to start GCS", with pages of detail
+                raise BactreeError(f"cannot start Ray here: {str(err).splitlines()[0]}") from None
         self._started_ray = True
 
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:

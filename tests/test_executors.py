@@ -260,3 +260,20 @@ def test_a_ray_build_prints_its_progress_like_a_local_one(tmp_path):
     assert "\x1b[" not in result.stderr and "pid=" not in result.stderr and "oken authentication" not in result.stderr
     assert all(line.startswith(("[", "  [")) for line in lines), lines  # the build's lines, or a worker's tagged with its part
     assert any(line.startswith("  [012 ") for line in lines)  # the workers' own lines came through
+
+
+def test_a_ray_that_cannot_start_is_one_line(monkeypatch):
+    """Ray's own failure to start (its first line kept) is an Error line, not a page of traceback."""
+
+    class NoRay:
+        @staticmethod
+        def is_initialized() -> bool:
+            return False
+
+        @staticmethod
+        def init(**options) -> None:
+            raise RuntimeError("Failed to start GCS.  Last 0 lines of error files:\n\nmore detail")
+
+    monkeypatch.setattr(executors, "_import_ray", lambda: NoRay)
+    with pytest.raises(BactreeError, match=r"^cannot start Ray here: Failed to start GCS\.  Last 0 lines of error files:$"):
+        make_executor("ray", workers=1).start(_nothing, (), at_most=1)
