@@ -297,3 +297,20 @@ def still_possible_value(game: Game, secrets: frozenset[str], outside: int | Non
     if best <= min(bounded, default=best) and (outside is None or best <= outside):
         return best
     return None
+
+
+def are_images(game: Game, first: frozenset[str], second: frozenset[str]) -> bool:
+    """True if a relabelling of positions and symbols maps the set `first` onto `second`."""
+    n = game.length
+    for perm in itertools.permutations(range(n)):
+        for relabel in itertools.permutations(game.symbols):
+            mapping = dict(zip(game.symbols, relabel))
+            images = set()
+            for code in first:
+                image = [""] * n
+                for i, symbol in enumerate(code):
+                    image[perm[i]] = mapping[symbol]
+                images.add("".join(image))
+            if images == second:
+                return True
+    return False
