@@ -1,4 +1,4 @@
-"""One-step look-ahead rules: score every guess's partition of the still-possible set (Knuth, Kooi, Neuwirth, Irving), and the separator."""
+"""One-step look-ahead rules scoring every guess's partition of the still-possible set, and the separator."""
 
 from __future__ import annotations
 
