@@ -6,6 +6,8 @@ Importing the package is cheap: the solver (numpy, numba) loads only when
 
 from __future__ import annotations
 
+__version__ = "0.1.0"  # the one source of the version: pyproject.toml reads it (setuptools' dynamic attr)
+
 from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, make_game, preset
 
 __all__ = [
@@ -17,4 +19,5 @@ __all__ = [
     "InvalidGameError",
     "make_game",
     "preset",
+    "__version__",
 ]

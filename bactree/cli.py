@@ -16,6 +16,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from . import __version__
 from .exits import cli_errors
 from .game import BactreeError, Game, make_game
 
@@ -36,6 +37,22 @@ Symbols = Annotated[Optional[str], typer.Option("--symbols", help="The alphabet,
 Repeats = Annotated[
     Optional[bool], typer.Option("--repeats/--no-repeats", help="Allow a symbol twice in a code (overrides the preset).")
 ]
+
+
+def print_version(value: bool) -> None:
+    """`bactree --version`: print the package's version and stop."""
+    if value:
+        typer.echo(f"bactree {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print bactree's version and exit.", callback=print_version, is_eager=True)
+    ] = False,
+) -> None:
+    """Options before any command."""
 
 
 def resolve_game(game: str, length: int | None, symbols: str | None, repeats: bool | None) -> Game:

@@ -27,7 +27,7 @@ import numpy as np
 from .. import _kernels as _code_kernels
 from ..codes import answer_table, code_array, decode_answer, num_slots, solved_slot
 from ..game import Answer, Game
-from . import _finder_kernels, _kernels
+from . import _finder_kernels, _height_kernels, _partition_kernels
 from ._symmetry import _canonical_mask, _least_in_orbits, _set_automorphisms
 from .refutations import RefutationStore
 
@@ -206,7 +206,7 @@ class Solver:
             self.stats.kernel_tries += int(tried)
             return int(guess)
         return int(
-            _kernels._find_guess(
+            _height_kernels._find_guess(
                 self.table, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,
                 self.solved, self.num_slots, self.caps,
             )
@@ -255,7 +255,7 @@ class Solver:
 
     def split(self, subset: np.ndarray, guess: int) -> list[np.ndarray]:
         """The parts of `subset` by answer to `guess`, all-bulls excluded, in answer order."""
-        ordered, starts, counts = _kernels._split(self.table[guess], subset, self.num_slots)
+        ordered, starts, counts = _partition_kernels._split(self.table[guess], subset, self.num_slots)
         return [
             ordered[starts[a] : starts[a + 1]]
             for a in range(self.num_slots)
