@@ -185,6 +185,7 @@ def play(
     repeats: Repeats = None,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Pick the computer's secret reproducibly.")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
+    coach: Annotated[bool, typer.Option("--coach", help="Solo: after each guess, its value against the best guess and its luck, as review says.")] = False,
     tree_file: Annotated[
         Optional[Path],
         typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's best shipped tree)."),
@@ -206,6 +207,8 @@ def play(
             chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
             raise BactreeError("--tree is only used with --mode versus")
+        if coach and mode is not Mode.solo:
+            raise BactreeError("--coach is only used with --mode solo")
         if seed is not None and mode is Mode.referee:
             raise BactreeError("--seed picks the computer's secret: with --mode referee a person holds it")
         if mode is Mode.versus:
@@ -213,7 +216,7 @@ def play(
             session = VersusSession(tree, pick_secret(tree.game, seed), input, typer.echo, hints)
         elif mode is Mode.solo:
             chosen = chosen or preset("bulls-cows")
-            session = SoloSession(chosen, pick_secret(chosen, seed), input, typer.echo, hints)
+            session = SoloSession(chosen, pick_secret(chosen, seed), input, typer.echo, hints, coach)
         else:
             session = RefereeSession(chosen or preset("bulls-cows"), input, typer.echo, hints)
         status = session.run()
@@ -466,6 +469,13 @@ def crack(
 def questions(count: int) -> str:
     """`1 question`, `5 questions`."""
     return f"{count} question{'' if count == 1 else 's'}"
+
+
+# The coach's commands live in their own module, which takes the shared options above.
+from .cli_coach import analyse as _analyse, review as _review  # noqa: E402
+
+app.command("analyse")(_analyse)
+app.command("review")(_review)
 
 
 def main() -> None:

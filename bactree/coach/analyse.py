@@ -61,20 +61,17 @@ class Analysis:
     secrets: tuple[str, ...]
     best: tuple[GuessValue, ...]
     guess: GuessValue | None
+    optimum: GuessValue  # bounds on the best value any guess has here (exact once proven); its guess is the first best
     source: str  # "tree NAME" or "search"
     complete: bool  # every value proven exact within the time
     seconds: float
-
-    @property
-    def best_value(self) -> GuessValue:
-        return self.best[0]
 
     @property
     def loss(self) -> tuple[int, int | None] | None:
         """(least, most) of the named guess's value less the best value, proven; None without a named guess."""
         if self.guess is None:
             return None
-        best = self.best[0]
+        best = self.optimum
         lower = max(0, self.guess.lower - (best.upper if best.upper is not None else self.guess.lower))
         upper = None if self.guess.upper is None else self.guess.upper - best.lower
         return lower, upper
@@ -90,6 +87,7 @@ class Analysis:
             "best": [v.to_json() for v in self.best],
             "guess": None if self.guess is None else self.guess.to_json(),
             "loss": None if loss is None else {"lower": loss[0], "upper": loss[1]},
+            "best_value": {"exact": self.optimum.exact, "lower": self.optimum.lower, "upper": self.optimum.upper},
             "source": self.source,
             "complete": self.complete,
         }
@@ -150,5 +148,6 @@ def analyse_position(
     named = None if guess is None else valued(guess, ranking.named)
     source = f"tree {found.tree.name}" if ranking.from_tree and found.tree is not None else "search"
     complete = not ranking.timed_out and all(v.exact for v in best) and (named is None or named.exact)
-    return Analysis(game, position.pairs, objective, hard, position.secrets, best, named, source, complete,
+    optimum = valued(best[0].guess, ranking.optimum)
+    return Analysis(game, position.pairs, objective, hard, position.secrets, best, named, optimum, source, complete,
                     time.perf_counter() - start)

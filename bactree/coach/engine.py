@@ -59,6 +59,7 @@ class Ranking:
 
     best: list[tuple[str, Value]]
     named: Value | None
+    optimum: Value  # bounds on the best value of any guess (exact once proven)
     from_tree: bool
     timed_out: bool
 
@@ -76,6 +77,7 @@ class Engine:
         self.table = self.solver.table
         self.index = game.code_index
         self._totals: dict[int, int] = {}  # subtree totals of the tree, by node id
+        self._floor = INFINITE  # the last ranking's least bound of the guesses it did not value
 
     # -- positions ------------------------------------------------------
     def subset(self, pairs: tuple[Pair, ...]) -> np.ndarray:
@@ -117,11 +119,15 @@ class Engine:
             known = {g: Value(max(v.lower, optimum), v.upper) for g, v in known.items()}
             if named_value is not None:
                 named_value = Value(max(named_value.lower, optimum), named_value.upper)
+            best_value = Value.of(optimum)
+        else:  # the least bound of the guesses valued, and of those not reached (`floor`), bounds the best
+            uppers = [v.upper for v in known.values() if v.upper is not None]
+            best_value = Value(min([v.lower for v in known.values()] + [self._floor]), min(uppers, default=None))
         back = symmetry.inverse()
         possible = set(subset.tolist())
         order = sorted(known.items(), key=lambda kv: (kv[1].lower, kv[1].upper is None, kv[0] not in possible, kv[0]))
         best = [(back(self.game.codes[g]), value) for g, value in order[:top]]
-        return Ranking(best, named_value, on is not None, timed_out)
+        return Ranking(best, named_value, best_value, on is not None, timed_out)
 
     def _same_partition(self, a: int, b: int, subset: np.ndarray) -> bool:
         """True when guesses `a` and `b` split `subset` into the same parts and solve the same secret (if any)."""
@@ -181,7 +187,8 @@ class Engine:
                 timed_out = True
         deadline = search.deadline
         guesses, bases, _ = search.candidates(subset, depth, history)
-        for guess, base in zip(guesses.tolist(), bases.tolist()):
+        self._floor = INFINITE  # the least bound of the candidates not valued
+        for index, (guess, base) in enumerate(zip(guesses.tolist(), bases.tolist())):
             lowers = sorted(max(v.lower, optimum or 0) for v in known.values())
             if len(lowers) >= top and max(base, optimum or 0) > lowers[top - 1]:
                 break
@@ -189,7 +196,8 @@ class Engine:
                 continue
             if timed_out:
                 if len(known) >= top:
-                    break  # out of time: the bounds of the next guesses rank them no better
+                    self._floor = base  # out of time: the bounds of the next guesses rank them no better
+                    break
                 known[guess] = Value(max(base, self._part_bound(subset, depth, guess)), None)
                 continue
             exact = sorted(v.lower for v in known.values() if v.exact)
@@ -253,6 +261,7 @@ class Engine:
         try:
             least, guess = self._least_height(subset, history)
         except SearchBudgetExceeded as stop:
+            self._floor = stop.args[0]  # every lower height refuted
             return self._unranked(subset, history, stop.args[0]), None, True
         known[guess] = Value.of(least)
         try:
