@@ -91,7 +91,8 @@ def move_line(move: MoveReview, expected: bool) -> str:
     else:
         values = f"best {best.guess} {figure(best)} at worst, played {figure(played)}, loss {span(low, high, 0)}"
     luck = "found it" if move.left == 0 and move.answer.bulls == len(move.guess) else f"{move.left} left"
-    return (f"{move.number:>2}. {move.guess} {move.answer}  {size} secrets before; {values}; "
+    before = "1 secret" if size == 1 else f"{size} secrets"
+    return (f"{move.number:>2}. {move.guess} {move.answer}  {before} before; {values}; "
             f"luck: {luck}, {move.average_left:.1f} on average")
 
 
@@ -128,4 +129,5 @@ def coach_line(move: MoveReview, expected: bool) -> str:
         values = f"best {best.guess} {figure(best)} at worst, yours {figure(played)}, loss {span(low, high, 0)}"
     luck = "" if move.left == 0 and move.answer.bulls == len(move.guess) else (
         f"; luck: {move.left} left, {move.average_left:.1f} on average")
-    return f"Coach: {size} secrets were possible; {values}{luck}."
+    were = "1 secret was" if size == 1 else f"{size} secrets were"
+    return f"Coach: {were} possible; {values}{luck}."
