@@ -70,7 +70,9 @@ def review(
 ) -> None:
     """Review a played game move by move: best guess, your guess's value, loss (skill) and luck.
 
-    Example: bactree walk --secret 1234 | bactree review
+    A walk's transcript reviews as it is: bactree walk --secret 1234 | bactree review
+
+    Example: bactree review game.txt --secret 1234
     """
     import orjson
 

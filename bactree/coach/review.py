@@ -81,7 +81,8 @@ class Review:
 
     @property
     def complete(self) -> bool:
-        return all(m.analysis.complete for m in self.moves)
+        """Every value the review shows (best and played, each move) is proven exact."""
+        return all(m.best.exact and m.played.exact for m in self.moves)
 
     def to_json(self) -> dict[str, Any]:
         low, high = self.loss()
