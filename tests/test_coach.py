@@ -7,8 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from naive_search import guess_height, guess_total, least_height, least_total
 
-from bactree.coach import analyse
-from bactree.coach.analyse import engine
+from bactree.coach import analyse, read_history
+from bactree.coach.analyse import analyse_position
+from bactree.coach.engine import Engine
 from bactree.coach.symmetry import carrying, least_image
 from bactree.game import Game, preset
 
@@ -123,7 +124,45 @@ TREE_POSITIONS = [  # (game, history, on the shipped expected tree)
 def test_shipped_tree_values_equal_the_search(game, history, on_tree):
     from_tree = analyse(game, history, top=3, seconds=PLENTY)
     searched = analyse(game, history, top=3, seconds=PLENTY, use_tree=False)
+    check_equal(from_tree, searched, on_tree)
+
+
+@pytest.mark.parametrize("history", [["1123=1B0C"], ["5565=1B1C", "1234=0B1C"]])
+def test_the_hard_mode_tree_values_equal_the_search(history):
+    game = preset("mastermind")
+    from_tree = analyse(game, history, top=2, seconds=PLENTY, hard=True)
+    searched = analyse(game, history, top=2, seconds=PLENTY, hard=True, use_tree=False)
+    check_equal(from_tree, searched, history == ["1123=1B0C"])
+    assert all(v.possible for v in from_tree.best)
+
+
+def check_equal(from_tree, searched, on_tree):
     assert from_tree.source.startswith("tree") == on_tree
     assert searched.source == "search"
     assert from_tree.complete and searched.complete
     assert [v.value for v in from_tree.best] == [v.value for v in searched.best]
+
+
+BOUNDED = [  # (game, history, named guess): sets large enough for the Python search, which the deadline stops
+    (preset("bulls-cows"), ["0123=0B2C", "4567=1B0C"], "1456"),
+    (preset("bulls-cows"), ["0123=1B1C", "0456=1B0C"], "7890"),
+    (preset("mastermind"), ["1122=0B1C"], "3456"),
+]
+
+
+@pytest.mark.parametrize(("game", "history", "named"), BOUNDED)
+@pytest.mark.parametrize("objective", ["expected", "worst-case"])
+def test_out_of_time_values_are_proven_bounds(game, history, named, objective):
+    fresh = Engine(game, objective)  # no memo of earlier tests: the search must stop at once
+    hurried = analyse_position(read_history(game, history), 3, named, objective, False, 0.0, fresh)
+    assert not hurried.complete
+    exact = analyse(game, history, top=8, guess=named, objective=objective, seconds=PLENTY, use_tree=False)
+    assert exact.complete
+    for entry in [*hurried.best, hurried.guess]:
+        truth = analyse(game, history, top=1, guess=entry.guess, objective=objective, seconds=PLENTY, use_tree=False)
+        assert entry.lower <= truth.guess.value and (entry.upper is None or truth.guess.value <= entry.upper), entry
+    best = exact.optimum.value
+    assert hurried.optimum.lower <= best and (hurried.optimum.upper is None or best <= hurried.optimum.upper)
+    low, high = hurried.loss
+    true_loss = exact.loss[0]
+    assert low <= true_loss and (high is None or true_loss <= high)

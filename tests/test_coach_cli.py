@@ -131,3 +131,17 @@ def test_play_refuses_coach_outside_solo():
     result = runner.invoke(app, ["play", "--mode", "versus", "--coach"])
     assert result.exit_code == 2
     assert result.stderr == "Error: --coach is only used with --mode solo\n"
+
+
+def test_json_output_holds_values_bounds_and_the_secrets():
+    import orjson
+
+    result = runner.invoke(app, ["analyse", *TINY, "012=1B0C", "--guess", "013", "--top", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = orjson.loads(result.output)
+    assert data["best"] == [{"guess": "034", "possible": True, "exact": True, "lower": 13, "upper": 13}]
+    assert data["guess"]["lower"] == 15 and data["loss"] == {"lower": 2, "upper": 2}
+    assert data["still_possible"] == ["034", "043", "314", "342", "413", "432"]
+    result = runner.invoke(app, ["review", *TINY, "--secret", "034", "--json"], input="012\n034\n")
+    moves = orjson.loads(result.output)["moves"]
+    assert [(m["guess"], m["answer"], m["left"]) for m in moves] == [("012", "1B0C", 6), ("034", "3B0C", 0)]

@@ -40,11 +40,6 @@ class GuessValue:
         """The proven value, or None when only bounds are known."""
         return self.lower if self.exact else None
 
-    def mean(self, bound: int | None = None) -> float | None:
-        """Expected guesses a game from here (total over the secrets), of the value or of a bound."""
-        figure = self.value if bound is None else bound
-        return None if figure is None else figure / self.secrets
-
     def to_json(self) -> dict[str, Any]:
         return {"guess": self.guess, "possible": self.possible, "exact": self.exact, "lower": self.lower,
                 "upper": self.upper}
