@@ -111,7 +111,7 @@ class Engine:
             if named is not None:
                 fixed = [g for g, _ in where]
                 rep = self.index[least_image(self.game, symmetry(named), fixed)]
-                named_value = self._named_value(subset, depth, history, rep, known)
+                named_value = self._named_value(subset, depth, history, rep, known, fixed)
                 timed_out = timed_out or not named_value.exact
         finally:
             self.search.deadline = self.solver.deadline = None
@@ -220,10 +220,15 @@ class Engine:
             known[guess] = Value(min(lower, cost), cost)
         return known, optimum, timed_out
 
-    def _named_value(self, subset, depth, history, guess, known) -> Value:
+    def _named_value(self, subset, depth, history, guess, known, fixed) -> Value:
+        """The value of `guess` (the least of its class), taken from a known guess of its class or partition if any."""
         found = self._alike(guess, known, subset)
         if found is not None:
             return found
+        codes = self.game.codes
+        for other, value in known.items():
+            if least_image(self.game, codes[other], fixed) == codes[guess]:
+                return value
         if self.objective == WORST_CASE:
             return self._height_of_guess(subset, history, guess)
         try:
