@@ -95,6 +95,7 @@ class Engine:
     def rank(self, pairs: tuple[Pair, ...], top: int, named: str | None, seconds: float) -> Ranking:
         """The `top` best guesses after `pairs` and the value of `named`, searching for at most `seconds` more."""
         deadline = time.perf_counter() + seconds
+        self._floor = INFINITE
         on = self.tree.locate(pairs) if self.tree is not None else None
         symmetry = on.symmetry if on is not None else identity(self.game)
         where = on.pairs if on is not None else pairs  # the position searched: the tree's, carried there by `symmetry`
