@@ -29,7 +29,8 @@ def naive_best(game, secrets, objective, hard):
     return least_height(game, secrets, hard)
 
 
-def check(game, history, objective, hard, named=None, top=4):
+def check(game, history, objective, hard, named=None, top=4, unlisted=False):
+    """analyse's values against brute force; with `unlisted`, also that no guess left out beats the last listed."""
     result = analyse(game, history, top=top, guess=named, objective=objective, hard=hard, seconds=PLENTY)
     secrets = frozenset(result.secrets)
     assert secrets == frozenset(c for c in game.codes if all(game.score(g, c) == a for g, a in result.pairs))
@@ -43,6 +44,11 @@ def check(game, history, objective, hard, named=None, top=4):
         assert entry.possible == (entry.guess in secrets)
         if hard:
             assert entry.possible
+    if unlisted and len(values) == top:  # nothing left out beats the last listed, but guesses alike to a listed one
+        pool = sorted(secrets) if hard else game.codes
+        for guess in pool:
+            value = naive_value(game, secrets, guess, objective, hard)
+            assert value >= values[-1] or value in values, (guess, value, values)
     if named is not None:
         assert result.guess.value == naive_value(game, secrets, named, objective, hard)
         assert result.loss == (result.guess.value - best, result.guess.value - best)
@@ -53,7 +59,7 @@ def check(game, history, objective, hard, named=None, top=4):
 @pytest.mark.parametrize("objective", ["expected", "worst-case"])
 @pytest.mark.parametrize("hard", [False, True], ids=["free", "hard"])
 def test_every_position_after_one_guess_matches_brute_force(game, objective, hard):
-    check(game, [], objective, hard, named=game.codes[-1])
+    check(game, [], objective, hard, named=game.codes[-1], unlisted=True)
     for guess in game.codes:
         answers = {game.score(guess, secret) for secret in game.codes} - {game.solved}
         for answer in answers:
@@ -82,7 +88,7 @@ def test_random_positions_and_named_guesses_match_brute_force(position, objectiv
     secrets = [c for c in game.codes if all(game.score(g, c) == a for g, a in history)]
     if hard and named not in secrets:
         named = secrets[-1]
-    check(game, history, objective, hard, named, top)
+    check(game, history, objective, hard, named, top, unlisted=True)
 
 
 def test_a_useless_guess_costs_a_whole_guess_more():

@@ -37,7 +37,7 @@ def test_analyse_prints_the_table_and_the_named_guess():
         "Guesses to find the secret from here, this one included (total over the secrets, and mean):",
         "  guess         total        mean",
         "  034             13      2.1667  could win now",
-        "  043             13      2.1667  could win now",
+        "  023             13      2.1667",
         "Your guess 013: total 15, mean 2.5000; loss 2 guesses in all, 0.3333 a game.",
     ]
     assert lines[6].startswith("Values: exact, from the search (")

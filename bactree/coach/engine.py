@@ -188,28 +188,37 @@ class Engine:
                 timed_out = True
         deadline = search.deadline
         guesses, bases, _ = search.candidates(subset, depth, history)
-        self._floor = INFINITE  # the least bound of the candidates not valued
-        for index, (guess, base) in enumerate(zip(guesses.tolist(), bases.tolist())):
-            lowers = sorted(max(v.lower, optimum or 0) for v in known.values())
-            if len(lowers) >= top and max(base, optimum or 0) > lowers[top - 1]:
-                break
+        floor = 0 if optimum is None else optimum  # no guess does better than a proven best
+        possible = set(subset.tolist())
+        for guess, base in zip(guesses.tolist(), bases.tolist()):
+            base = max(base, floor)
             if self._alike(guess, known, subset) is not None:
                 continue
             if timed_out:
                 if len(known) >= top:
-                    self._floor = base  # out of time: the bounds of the next guesses rank them no better
+                    self._floor = base  # out of time: the bounds of the guesses left rank them no better
                     break
                 known[guess] = Value(max(base, self._part_bound(subset, depth, guess)), None)
                 continue
-            exact = sorted(v.lower for v in known.values() if v.exact)
-            limit = exact[top - 1] + 1 if len(exact) >= top else INFINITE
+            values = sorted(v.lower for v in known.values())
+            limit = values[top - 1] if len(values) >= top else INFINITE
+            # Once `top` are found only better guesses are looked for, and still-possible ones that tie
+            # with the last while none of those listed is still possible (a player would rather take one).
+            tie = limit < INFINITE and guess in possible and not any(
+                g in possible for g, v in known.items() if v.lower <= limit)
+            if base > limit or (base == limit and not tie):
+                if base > limit:
+                    break
+                continue
             try:
-                value = search.guess_value(subset, depth, guess, limit, history)
+                value = search.guess_value(subset, depth, guess, limit + tie, history)
             except BudgetExceeded:
+                if tie:
+                    break  # the values found stand; a tie was only wanted
                 timed_out = True
                 known[guess] = Value(max(base, self._part_bound(subset, depth, guess)), None)
                 continue
-            if value < limit:
+            if value < limit + tie:
                 known[guess] = Value.of(value)
         if optimum is None:
             # No best value proven: the greedy rule's tree gives its first guess an upper bound.
