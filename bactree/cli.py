@@ -16,8 +16,10 @@ from typing import Annotated, Optional
 
 import typer
 
+from . import cli_coach
+from .cli_options import GameName, Length, Repeats, Symbols, resolve_game
 from .exits import cli_errors
-from .game import BactreeError, Game, make_game
+from .game import BactreeError, Game
 
 app = typer.Typer(
     name="bactree",
@@ -26,22 +28,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-# Options shared by every command that takes a game.
-GameName = Annotated[
-    str, typer.Option("--game", "-g", help="Preset: bulls-cows (4 of 0-9, no repeats) or mastermind (4 of 1-6, repeats).")
-]
-Length = Annotated[Optional[int], typer.Option("--length", "-n", help="Positions in a code (overrides the preset).")]
-Symbols = Annotated[Optional[str], typer.Option("--symbols", help="The alphabet, one character per symbol (overrides the preset).")]
-Repeats = Annotated[
-    Optional[bool], typer.Option("--repeats/--no-repeats", help="Allow a symbol twice in a code (overrides the preset).")
-]
-
-
-def resolve_game(game: str, length: int | None, symbols: str | None, repeats: bool | None) -> Game:
-    """The game the shared options describe."""
-    return make_game(game, length, symbols, repeats)
-
 
 @app.command()
 def verify(
@@ -471,11 +457,8 @@ def questions(count: int) -> str:
     return f"{count} question{'' if count == 1 else 's'}"
 
 
-# The coach's commands live in their own module, which takes the shared options above.
-from .cli_coach import analyse as _analyse, review as _review  # noqa: E402
-
-app.command("analyse")(_analyse)
-app.command("review")(_review)
+app.command("analyse")(cli_coach.analyse)
+app.command("review")(cli_coach.review)
 
 
 def main() -> None:

@@ -1,4 +1,7 @@
-"""The coach's commands, `analyse` and `review`: thin shells over `bactree.coach`, registered by `bactree.cli`."""
+"""The coach's commands, `analyse` and `review`: thin shells over `bactree.coach`, registered by `bactree.cli`.
+
+Apart from cli.py, which is long already; the options they share with it come from `bactree.cli_options`.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cli import GameName, Length, Repeats, Symbols, resolve_game
+from .cli_options import GameName, Length, Repeats, Symbols, resolve_game
 from .exits import cli_errors
 
 Objective = Annotated[
