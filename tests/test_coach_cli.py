@@ -58,6 +58,7 @@ MALFORMED = [  # (arguments, the one line on stderr)
     (["0123=0B2C", "--guess", "45"], "Error: invalid code '45': expected 4 symbols, got 2"),
     (["0123=0B2C", "-O", "best"], "Error: unknown objective 'best': choose one of expected, worst-case"),
     (["0123=0B2C", "--top", "0"], "Error: --top must be at least 1, got 0"),
+    (["0123=0B2C", "--seconds", "-1"], "Error: --seconds must be at least 0, got -1.0"),
     (["0123=0B2C", "--hard", "--guess", "0123"], "Error: hard mode: 0123 is not still possible, so it may not be guessed"),
 ]
 

@@ -88,6 +88,11 @@ class Analysis:
         }
 
 
+def check_seconds(seconds: float) -> None:
+    if not seconds >= 0:
+        raise BactreeError(f"--seconds must be at least 0, got {seconds}")
+
+
 @lru_cache(maxsize=4)
 def engine(game: Game, objective: str = EXPECTED, hard: bool = False, use_tree: bool = True) -> Engine:
     """The engine of a game, objective and mode, kept so that later analyses reuse its memos."""
@@ -118,6 +123,7 @@ def analyse(
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
     if top < 1:
         raise BactreeError(f"--top must be at least 1, got {top}")
+    check_seconds(seconds)
     position = read_history(game, history)
     return analyse_position(position, top, guess, objective, hard, seconds, engine(game, objective, hard, use_tree))
 

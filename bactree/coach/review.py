@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..game import Answer, BactreeError, Game
-from .analyse import Analysis, GuessValue, analyse_position, engine
+from .analyse import Analysis, GuessValue, analyse_position, check_seconds, engine
 from .engine import EXPECTED, OBJECTIVES, Engine
 from .position import Position, read_history
 
@@ -112,6 +112,7 @@ def review(
     """Review a played game (`GUESS=ANSWER` entries or pairs, the last may find the secret), move by move."""
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
+    check_seconds(seconds)
     whole = read_history(game, history, finished=True)
     if not whole.pairs:
         raise BactreeError("no moves to review")

@@ -73,7 +73,8 @@ def analysis_lines(analysis: Analysis) -> list[str]:
         if analysis.objective == EXPECTED:
             lines.append(
                 f"Your guess {v.guess}: total {figure(v)}, mean {figure(v, size, 4)}; loss "
-                f"{span(low, high, 0)} guesses in all, {span(low / size, None if high is None else high / size, 4)} a game."
+                f"{span(low, high, 0)} guess{'' if (low, high) == (1, 1) else 'es'} in all, "
+                f"{span(low / size, None if high is None else high / size, 4)} a game."
             )
         else:
             lines.append(f"Your guess {v.guess}: {figure(v)} at worst; loss {span(low, high, 0)} at worst.")
