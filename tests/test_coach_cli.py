@@ -146,3 +146,12 @@ def test_json_output_holds_values_bounds_and_the_secrets():
     result = runner.invoke(app, ["review", *TINY, "--secret", "034", "--json"], input="012\n034\n")
     moves = orjson.loads(result.output)["moves"]
     assert [(m["guess"], m["answer"], m["left"]) for m in moves] == [("012", "1B0C", 6), ("034", "3B0C", 0)]
+
+
+def test_the_python_example_of_the_coach_docs_runs():
+    import doctest
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "docs" / "coach.md"
+    failures, tried = doctest.testfile(str(path), module_relative=False)
+    assert tried >= 5 and failures == 0
