@@ -155,3 +155,26 @@ def test_the_python_example_of_the_coach_docs_runs():
     path = Path(__file__).resolve().parent.parent / "docs" / "coach.md"
     failures, tried = doctest.testfile(str(path), module_relative=False)
     assert tried >= 5 and failures == 0
+
+
+def test_a_walk_at_the_terminal_reads_with_its_refusals_and_take_backs():
+    game = preset("bulls-cows")
+    transcript = """Think of a secret code: 4 of '0123456789', no repeats. I will find it in at most 7 guesses.
+Guess 1: 0123  Your answer: 02
+  1260 secrets remain
+Guess 2: 1245  Your answer: 22
+  Refused: no secret fits 2B2C to 1245 together with the answers to guess 1 (0123: 0B2C).
+Guess 2: 1245  Your answer: u
+  Taken back: your answer 0B2C to guess 1 (0123).
+Guess 1: 0123  Your answer: 0 1
+  1440 secrets remain
+Guess 2: 1456  Your answer: 1x
+  invalid answer '1x': type bulls and cows as 1B2C, '1 2' or 12
+Guess 2: 1456  Your answer: 12
+  65 secrets remain
+"""
+    assert read_game(transcript, game) == ["0123=0B1C", "1456=1B2C"]
+    with pytest.raises(ValueError, match="line 1: cannot read '0123 OB2C'"):
+        read_game("0123 OB2C\n", game)
+    with pytest.raises(ValueError, match="line 2: guess 3 comes after guess 1"):
+        read_game("Guess 1: 0123  0B2C\nGuess 3: 4567  1B0C\n", game)

@@ -140,18 +140,22 @@ def review_move(
     return MoveReview(len(position.pairs) + 1, answer, analysis, left, average_left(position, guess)), after
 
 
-_MOVE = re.compile(r"(?:Guess\s+\d+:\s*)?(\S+?)(?:\s*=\s*|\s+)(\d+\s*[bB]\s*\d+\s*[cC])(?:\s.*)?")
-_PROMPT = re.compile(r"Guess\s+\d+:\s*(\S+)")
+_MOVE = re.compile(r"(?:Guess\s+(\d+):\s*)?(\S+?)(?:\s*=\s*|\s+)(\d+\s*[bB]\s*\d+\s*[cC])(?:\s.*)?")
+_WALK_PROMPT = re.compile(r"Guess\s+(\d+):\s*(\S+)\s+Your answer:\s*(.*)")
+_PROMPT = re.compile(r"Guess\s+(\d+):\s*(\S+)")
 _ANSWER = re.compile(r"(\d+[bB]\d+[cC])(?:\s.*)?")
+_WORDS = re.compile(r"\S+\s+[a-z]{3,}\b.*")  # `1260 secrets remain`: a count, then words
 
 
 def read_game(text: str, game: Game, secret: str | None = None) -> list[str]:
     """The moves of a game as `GUESS=ANSWER` entries, from text as `walk` and `play` print it or typed by hand.
 
     Read a line at a time: `GUESS ANSWER` or `GUESS=ANSWER` (what follows is
-    ignored), `Guess N: GUESS ANSWER ...` (walk), and `Guess N: GUESS` with
-    the answer on the next line (a play session as the terminal shows it).
-    With `secret`, a guess alone on its line (or after `Guess N:`) is scored
+    ignored); `Guess N: GUESS ANSWER ...` (walk --secret); `Guess N: GUESS
+    Your answer: ANSWER` (a walk at the terminal); `Guess N: GUESS` with the
+    answer on the next line (play at the terminal). A numbered guess
+    replaces guess N and those after it, as a session does after a refused
+    answer or a take-back. With `secret`, a guess alone on its line is scored
     against it and answers already there are checked. Blank lines, `#`
     comments and lines of words (a session's other messages) are skipped;
     anything else is an error naming its line.
@@ -159,29 +163,45 @@ def read_game(text: str, game: Game, secret: str | None = None) -> list[str]:
     if secret is not None:
         secret = game.parse_code(secret)
     entries: list[str] = []
-    pending: str | None = None  # a guess whose answer comes on a later line
-    for number, raw in enumerate(text.splitlines(), 1):
+    pending: tuple[int | None, str] | None = None  # a guess whose answer comes on a later line
+
+    def place(number: int | None, guess: str, answer: str, line: int) -> None:
+        if number is not None:
+            if number > len(entries) + 1:
+                raise BactreeError(f"line {line}: guess {number} comes after guess {len(entries)}")
+            del entries[number - 1 :]
+        entries.append(f"{guess}={answer}")
+
+    for line_number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        move, prompt, answer = _MOVE.fullmatch(line), _PROMPT.fullmatch(line), _ANSWER.fullmatch(line)
-        if move:
-            entries.append(f"{move.group(1)}={move.group(2).replace(' ', '')}")
+        walk, move, prompt = _WALK_PROMPT.fullmatch(line), _MOVE.fullmatch(line), _PROMPT.fullmatch(line)
+        answer = _ANSWER.fullmatch(line)
+        if walk:
+            try:  # what the player typed: a refused typo, u or q leave no move
+                typed = str(game.parse_answer(walk.group(3)))
+            except BactreeError:
+                continue
+            place(int(walk.group(1)), walk.group(2), typed, line_number)
+        elif move:
+            number = move.group(1)
+            place(int(number) if number else None, move.group(2), move.group(3).replace(" ", ""), line_number)
             pending = None
         elif prompt:
-            pending = prompt.group(1)
+            pending = (int(prompt.group(1)), prompt.group(2))
         elif answer and pending is not None:
-            entries.append(f"{pending}={answer.group(1)}")
+            place(*pending, answer.group(1), line_number)
             pending = None
         elif answer and secret is not None:
             pass  # the answer to a guess already scored against the secret
         elif secret is not None and line in game.code_index:
             entries.append(f"{line}={game.score(line, secret)}")
-        elif not (line[0].isalpha() and line.split()[0] not in game.code_index):
-            raise BactreeError(f"line {number}: cannot read {line!r}: expected GUESS ANSWER, e.g. 0123 1B2C")
+        elif not (line[0].isalpha() and line.split()[0] not in game.code_index) and not _WORDS.fullmatch(line):
+            raise BactreeError(f"line {line_number}: cannot read {line!r}: expected GUESS ANSWER, e.g. 0123 1B2C")
         # else: a session's words (greetings, refusals, verdicts, the coach's notes), skipped
-        if secret is not None and pending is not None and pending in game.code_index:
-            entries.append(f"{pending}={game.score(pending, secret)}")
+        if secret is not None and pending is not None and pending[1] in game.code_index:
+            place(*pending, str(game.score(pending[1], secret)), line_number)
             pending = None
     if secret is not None:
         for number, entry in enumerate(entries, 1):
