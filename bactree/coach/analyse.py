@@ -89,6 +89,7 @@ class Analysis:
 
 
 def check_seconds(seconds: float) -> None:
+    """Refuse a negative (or NaN) time limit."""
     if not seconds >= 0:
         raise BactreeError(f"--seconds must be at least 0, got {seconds}")
 

@@ -262,6 +262,7 @@ class Engine:
             depth += 1
 
     def _height_of_guess(self, subset: np.ndarray, history: tuple[int, ...], guess: int) -> Value:
+        """1 plus the largest least height of `guess`'s parts; past the deadline, the height proven so far as a bound."""
         worst, after = 0, history + (guess,)
         for part in sorted(self.solver.split(subset, guess), key=len, reverse=True):
             try:

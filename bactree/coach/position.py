@@ -39,6 +39,7 @@ class Position:
 
 
 def entry_text(guess: str, answer: Answer | str) -> str:
+    """`0123=0B2C`, the form a history entry is typed in."""
     return f"{guess}={answer}"
 
 

@@ -76,6 +76,7 @@ class Review:
         return self.moves[0].best
 
     def loss(self) -> tuple[float, float | None]:
+        """The moves' losses added up: proven (least, most), most None if some move's is unbounded."""
         lows, highs = zip(*(m.loss() for m in self.moves))
         return sum(lows), None if None in highs else sum(highs)  # type: ignore[arg-type]
 
@@ -166,6 +167,7 @@ def read_game(text: str, game: Game, secret: str | None = None) -> list[str]:
     pending: tuple[int | None, str] | None = None  # a guess whose answer comes on a later line
 
     def place(number: int | None, guess: str, answer: str, line: int) -> None:
+        """Record a move: as guess `number` (dropping those from it on), or next if unnumbered."""
         if number is not None:
             if number > len(entries) + 1:
                 raise BactreeError(f"line {line}: guess {number} comes after guess {len(entries)}")

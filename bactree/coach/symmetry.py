@@ -29,6 +29,7 @@ class Symmetry:
         return "".join(image)
 
     def inverse(self) -> Symmetry:
+        """The map undoing this one."""
         order = [0] * len(self.order)
         for i, j in enumerate(self.order):
             order[j] = i
@@ -36,6 +37,7 @@ class Symmetry:
 
 
 def identity(game: Game) -> Symmetry:
+    """The map that changes nothing."""
     return Symmetry(tuple(range(game.length)), {c: c for c in game.symbols})
 
 

@@ -35,6 +35,7 @@ def span(low: float, high: float | None, digits: int) -> str:
 
 
 def secrets_text(secrets: tuple[str, ...]) -> str:
+    """`168 secrets still possible`, listing them when there are few."""
     count = len(secrets)
     if count == 1:
         return f"1 secret still possible: {secrets[0]}"
@@ -98,6 +99,7 @@ def move_line(move: MoveReview, expected: bool) -> str:
 
 
 def review_lines(result: Review) -> list[str]:
+    """The review as `bactree review` prints it: a heading, a line a move, the closing line."""
     expected = result.objective == EXPECTED
     unit = "expected guesses a game" if expected else "guesses at worst"
     lines = [f"Review of a game of {result.game} ({result.objective}; loss in {unit}):"]
