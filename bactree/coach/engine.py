@@ -192,13 +192,12 @@ class Engine:
         possible = set(subset.tolist())
         for guess, base in zip(guesses.tolist(), bases.tolist()):
             base = max(base, floor)
-            if self._alike(guess, known, subset) is not None:
-                continue
             if timed_out:
                 if len(known) >= top:
                     self._floor = base  # out of time: the bounds of the guesses left rank them no better
                     break
-                known[guess] = Value(max(base, self._part_bound(subset, depth, guess)), None)
+                if self._alike(guess, known, subset) is None:
+                    known[guess] = Value(max(base, self._part_bound(subset, depth, guess)), None)
                 continue
             values = sorted(v.lower for v in known.values())
             limit = values[top - 1] if len(values) >= top else INFINITE
@@ -206,9 +205,9 @@ class Engine:
             # with the last while none of those listed is still possible (a player would rather take one).
             tie = limit < INFINITE and guess in possible and not any(
                 g in possible for g, v in known.items() if v.lower <= limit)
-            if base > limit or (base == limit and not tie):
-                if base > limit:
-                    break
+            if base > limit:
+                break
+            if (base == limit and not tie) or self._alike(guess, known, subset) is not None:
                 continue
             try:
                 value = search.guess_value(subset, depth, guess, limit + tie, history)
