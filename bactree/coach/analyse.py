@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable
 
-from ..game import Answer, BactreeError, Game
+from ..game import BUILD_LIMIT, Answer, BactreeError, Game
 from .engine import EXPECTED, OBJECTIVES, Engine, Value
 from .position import Position, read_history
 from .tree_values import TreeValues
@@ -125,6 +125,7 @@ def analyse(
     if top < 1:
         raise BactreeError(f"--top must be at least 1, got {top}")
     check_seconds(seconds)
+    game.check_size(BUILD_LIMIT)  # the search's answer table: refused before the history is read
     position = read_history(game, history)
     return analyse_position(position, top, guess, objective, hard, seconds, engine(game, objective, hard, use_tree))
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..game import Answer, BactreeError, Game
+from ..game import BUILD_LIMIT, Answer, BactreeError, Game
 from .analyse import Analysis, GuessValue, analyse_position, check_seconds, engine
 from .engine import EXPECTED, OBJECTIVES, Engine
 from .position import Position, read_history
@@ -114,6 +114,7 @@ def review(
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
     check_seconds(seconds)
+    game.check_size(BUILD_LIMIT)
     whole = read_history(game, history, finished=True)
     if not whole.pairs:
         raise BactreeError("no moves to review")
