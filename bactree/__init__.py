@@ -1,7 +1,8 @@
 """bactree: optimal decision trees for Bulls and Cows, Mastermind and their family.
 
 Importing the package is cheap: the solver (numpy, numba) loads only when
-`build` is first used, so programs that only walk a shipped tree stay light.
+`build` or `analyse` is first used, so programs that only walk a shipped
+tree stay light.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeErr
 
 __all__ = [
     "Answer",
+    "analyse",
     "BactreeError",
     "Game",
     "InvalidAnswerError",
@@ -21,3 +23,12 @@ __all__ = [
     "preset",
     "__version__",
 ]
+
+
+def __getattr__(name: str):
+    """`bactree.analyse` (see `bactree.coach.analyse`), imported on first use: it brings in the search."""
+    if name == "analyse":
+        from .coach import analyse
+
+        return analyse
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

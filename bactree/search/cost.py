@@ -151,7 +151,9 @@ class CostSearch:
 
     While `refine.refine` runs, `budget` caps the sets searched here (not in the
     kernel); past it `solve` raises `BudgetExceeded`. It counts work, not
-    time, so runs are reproducible.
+    time, so runs are reproducible. `deadline` (a `time.perf_counter()`
+    value) stops a search the same way when the clock passes it: for callers
+    that answer in bounded time (`bactree.coach`) rather than reproducibly.
     """
 
     def __init__(
@@ -162,6 +164,7 @@ class CostSearch:
         self.solver = solver
         self.greedy_rule = greedy_rule
         self.budget: int | None = None
+        self.deadline: float | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
         self.cost = cost
@@ -235,6 +238,8 @@ class CostSearch:
                 return floor
         self.nodes_searched += 1
         if self.budget is not None and self.nodes_searched > self.budget:
+            raise BudgetExceeded
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise BudgetExceeded
         solver = self.solver
         best, best_guess = bound, -1

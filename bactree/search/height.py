@@ -98,8 +98,10 @@ class Solver:
         self.no_guesses = self.all_guesses[:0]
         self.progress = progress
         self.stats = SearchStats()
-        # Most work `find_guess` may do (`work`); None: no limit.
+        # Most work `find_guess` may do (`work`); None: no limit. `deadline`: a `time.perf_counter()`
+        # value past which it stops the same way (for callers that answer in bounded time, not reproducibly).
         self.budget: int | None = None
+        self.deadline: float | None = None
         self._memo: dict[tuple[bytes, int], int] = {}
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
         self._canonical_bytes = 0  # held by `_canonical` apart from `all_guesses`, which it shares
@@ -184,6 +186,8 @@ class Solver:
         if s > self.caps[depth]:
             return -1
         if self.budget is not None and self.work >= self.budget:
+            raise SearchBudgetExceeded
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchBudgetExceeded
         stored = STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3
         if stored and self.refutations.refuted(subset, depth):
