@@ -193,19 +193,25 @@ class WalkSession(Session):
 class SoloSession(Session):
     """You find a secret the computer picked; every guess is scored."""
 
-    def __init__(self, game: Game, secret: str, read: Reader, write: Writer, hints: bool = False) -> None:
+    def __init__(
+        self, game: Game, secret: str, read: Reader, write: Writer, hints: bool = False, coach: bool = False
+    ) -> None:
         super().__init__(game, read, write)
         self.secret = game.parse_code(secret)
         self.hints = hints
+        self.coach = coach
 
     def play(self) -> None:
         self.write(f"I have picked a secret code: {self.game}. Find it! Type a guess, u to take one back, or q to give up.")
         history: list[Pair] = []
+        notes = Coach(self.game) if self.coach else None
         while not history or history[-1][1] != self.game.solved:
             line = self.ask(f"Guess {len(history) + 1}: ")
             if line.lower() in UNDO:
                 if history:
                     guess, answer = history.pop()
+                    if notes is not None:
+                        notes.take_back()
                     self.write(f"  Taken back: guess {len(history) + 1} ({guess}: {answer}).")
                 else:
                     self.write("  Nothing to take back yet.")
@@ -221,10 +227,50 @@ class SoloSession(Session):
                 continue
             history.append((guess, self.game.score(guess, self.secret)))
             self.write(f"  {history[-1][1]}{hint(self.game, history) if self.hints else ''}")
+            if notes is not None:
+                self.write(f"  {notes.say(*history[-1])}")
         self.write(f"Solved in {guesses(len(history))}.")
+        if notes is not None:
+            self.write(notes.summary())
 
     def farewell(self) -> str:
         return f"The secret was {self.secret}."
+
+
+class Coach:
+    """`play --coach`: each guess valued as `bactree review` values it, said as the game goes."""
+
+    def __init__(self, game: Game) -> None:
+        from .coach.analyse import engine  # the exact search loads only when coaching
+        from .coach.review import start
+
+        self.game = game
+        self.engine = engine(game)
+        self.position = start(game)
+        self.moves: list = []  # the `MoveReview` of each guess
+        self.before: list = []  # the position before each guess, for `take_back`
+
+    def say(self, guess: str, answer: Answer) -> str:
+        """The coach's line on the guess just scored."""
+        from .coach.review import review_move
+        from .coach.text import coach_line
+
+        self.before.append(self.position)
+        move, self.position = review_move(self.position, guess, answer, self.engine)
+        self.moves.append(move)
+        return coach_line(move, expected=True)
+
+    def take_back(self) -> None:
+        """Forget the last guess, as the player took it back."""
+        self.moves.pop()
+        self.position = self.before.pop()
+
+    def summary(self) -> str:
+        """The closing line of the game's review."""
+        from .coach.review import Review
+        from .coach.text import closing_line
+
+        return closing_line(Review(self.game, "expected", tuple(self.moves), True))
 
 
 class VersusSession(Session):
