@@ -29,7 +29,7 @@ PALETTE: tuple[tuple[str, str, int, int], ...] = (
     ("bluish green", "#009E73", 36, 30),
     ("yellow", "#F0E442", 185, 30),
     ("blue", "#0072B2", 25, 97),
-    ("vermillion", "#D55E00", 166, 97),
+    ("vermillion", "#D55E00", 166, 30),
     ("reddish purple", "#CC79A7", 175, 30),
     ("black", "#000000", 16, 97),
 )

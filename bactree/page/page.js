@@ -128,6 +128,37 @@
     return `${codes.length} ${what}`;
   }
 
+  // --- how codes and answers look: digits, or Mastermind's pegs --------------------------
+
+  // Mastermind codes are coloured pegs, each with its symbol on it, in Okabe and Ito's colour-blind-safe
+  // palette (classes p0..p7 in page.css, the terminal's order in bactree/pegs.py); Bulls and Cows keeps digits.
+  const PEGS = GAME.repeats && SYMBOLS.length <= 8;
+
+  /** A code as an element whose text is the code: a row of pegs for Mastermind, digits otherwise. */
+  function codeView(code) {
+    if (!PEGS) return element("code", { class: "code" }, code);
+    return element("code", { class: "code pegs", title: code },
+      ...[...code].map((symbol) => element("span", { class: "peg p" + SYMBOLS.indexOf(symbol) }, symbol)));
+  }
+
+  /** An answer as nodes: for Mastermind, black and white key pegs (no text of their own) before `1B2C`. */
+  function answerView(key) {
+    if (!PEGS) return [key];
+    const [bulls, cows] = key.slice(0, -1).split("B").map(Number);
+    const kinds = Array.from({ length: LENGTH }, (_, i) => (i < bulls ? "black" : i < bulls + cows ? "white" : "hole"));
+    const keys = element("span", { class: "keys", "aria-hidden": "true" }, ...kinds.map((kind) => element("span", { class: "key " + kind })));
+    keys.style.gridTemplateColumns = `repeat(${Math.ceil(LENGTH / 2)}, auto)`;
+    return [keys, key];
+  }
+
+  /** `remainingText` with the listed codes as `codeView`s. */
+  function remainingView(codes) {
+    if (codes.length > LIST_AT_MOST) return [remainingText(codes)];
+    const nodes = [codes.length === 1 ? "1 secret remains: " : `${codes.length} secrets remain: `];
+    codes.forEach((code, i) => nodes.push(...(i ? [" "] : []), codeView(code)));
+    return nodes;
+  }
+
   function say(target, text, kind) {
     target.textContent = text;
     target.className = "message" + (kind ? " " + kind : "");
@@ -188,21 +219,21 @@
     const history = $("play-history");
     history.replaceChildren(...play.history.map(([guess, key], i) =>
       element("li", { class: play.lastConflicts.includes(i) ? "conflict" : "", "data-answer": key },
-        "Guess " + (i + 1) + ": ", element("code", { class: "code" }, guess), " " + key)));
+        "Guess " + (i + 1) + ": ", codeView(guess), " ", ...answerView(key))));
     const codes = play.remaining[play.remaining.length - 1];
     $("play-turn").hidden = play.solved;
     if (!play.solved) {
       const guess = play.nodes[play.nodes.length - 1].guess;
       $("play-number").textContent = String(play.history.length + 1);
-      $("play-guess").textContent = guess;
+      $("play-guess").replaceChildren(codeView(guess));
       const possible = new Set(codes.map((code) => score(guess, code)));
       $("play-answers").replaceChildren(...ANSWERS.map((key) => element("button", {
         type: "button", class: possible.has(key) ? "possible" : "impossible", "data-answer": key,
         title: possible.has(key) ? "some remaining secret gives this" : "no remaining secret gives this",
         onclick: () => playAnswer(key),
-      }, key)));
+      }, ...answerView(key))));
     }
-    $("play-remaining").textContent = play.solved ? "" : remainingText(codes);
+    $("play-remaining").replaceChildren(...(play.solved ? [] : remainingView(codes)));
     if (focus) $("play-input").value = "";
   }
 
@@ -252,7 +283,7 @@
 
   function renderFind() {
     $("find-history").replaceChildren(...find.history.map(([guess, key], i) =>
-      element("li", { "data-answer": key }, "Guess " + (i + 1) + ": ", element("code", { class: "code" }, guess), " " + key)));
+      element("li", { "data-answer": key }, "Guess " + (i + 1) + ": ", codeView(guess), " ", ...answerView(key))));
     $("find-input").value = "";
   }
 
@@ -261,6 +292,15 @@
     findGuess($("find-input").value);
     $("find-input").select(); // a refused guess stays, selected, to be fixed or typed over
   });
+  if (PEGS) { // a Mastermind guess can be clicked together peg by peg, or typed as digits
+    const field = $("find-input");
+    const type = (text) => { field.value = text; field.focus(); };
+    $("find-pegs").append(
+      ...[...SYMBOLS].map((symbol) => element("button", { type: "button", "data-symbol": symbol, "aria-label": "add " + symbol,
+        onclick: () => type((field.value + symbol).slice(0, LENGTH)) }, codeView(symbol))),
+      element("button", { type: "button", id: "find-erase", "aria-label": "erase the last symbol", onclick: () => type(field.value.slice(0, -1)) }, "⌫"));
+    $("find-pegs").hidden = false;
+  }
   $("find-give-up").addEventListener("click", () => {
     find.over = true;
     say($("find-message"), `The secret was ${find.secret}.`, "done");
@@ -283,8 +323,8 @@
     const final = !node.next || Object.keys(node.next).length === 0;
     const facts = `depth ${depth} · ${n} ${n === 1 ? "secret" : "secrets"}` + (final ? " · found" : "");
     const button = element("button", { type: "button", class: "node" + (final ? " final" : ""), "data-guess": node.guess, "data-depth": depth },
-      key ? element("span", { class: "answer" }, key + " → ") : "",
-      element("code", { class: "code" }, node.guess), " ", element("span", { class: "facts" }, facts));
+      key ? element("span", { class: "answer" }, ...answerView(key), " → ") : "",
+      codeView(node.guess), " ", element("span", { class: "facts" }, facts));
     const item = element("li", {}, button);
     item.bactreeNode = node;
     item.bactreeDepth = depth;
