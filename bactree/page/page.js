@@ -96,6 +96,20 @@
 
   const fits = (codes, guess, answer) => codes.filter((code) => score(guess, code) === answer);
 
+  const counts = new Map(); // node -> secrets that reach it
+  const totals = new Map(); // node -> guesses its subtree takes over those secrets, each guess counted once per secret
+  (function countSecrets(node, codes) {
+    counts.set(node, codes.length);
+    let total = codes.length;
+    if (node.next) {
+      const parts = {};
+      for (const code of codes) (parts[score(node.guess, code)] ||= []).push(code);
+      for (const [key, child] of Object.entries(node.next)) total += countSecrets(child, parts[key] || []);
+    }
+    totals.set(node, total);
+    return total;
+  })(TREE.root, CODES);
+
   /** Indices of a smallest set of `history` pairs that no secret fits together with `answer` to `guess`. */
   function conflicts(history, guess, answer) {
     const fresh = fits(CODES, guess, answer);
@@ -249,7 +263,43 @@
 
   // --- find mine: you find the page's secret ----------------------------------------
 
-  const find = { secret: null, history: [], remaining: CODES, over: false };
+  const find = { secret: null, history: [], remaining: CODES, node: TREE.root, verdicts: [], over: false };
+
+  // An optimal expected tree of normal play with no guess cap holds the exact value of every position on it;
+  // any other tree's totals are upper bounds (bactree/page/verdict.js).
+  const EXACT_TREE = TREE.optimal && TREE.objective.name === "expected" && !TREE.objective.hard_mode && TREE.objective.max_guesses === null;
+  const judge = bactreeVerdicts.makeJudge({ codes: CODES, length: LENGTH, symbols: SYMBOLS, answers: ANSWERS, total: (node) => totals.get(node), exactTree: EXACT_TREE });
+  const INDEX = new Map(CODES.map((code, i) => [code, i]));
+
+  /** The verdict on `guess` when `codes` are left and `node` is the tree's node for them (or null off the tree). */
+  function judgeGuess(codes, node, guess, budget) {
+    return judge.verdict(codes.map((code) => INDEX.get(code)), node, INDEX.get(guess), budget);
+  }
+
+  /** The verdict in words: the guess's mean guesses to finish (itself counted), the best's, the loss; exact or bounds. */
+  function verdictText(v) {
+    const mean = (total) => (total / v.secrets).toFixed(3);
+    const range = (r) => (r.lo === r.hi ? mean(r.lo) : `${mean(r.lo)}–${mean(r.hi)}`);
+    const best = `best ${range(v.best)}` + (v.bestGuess ? ` (${v.bestGuess})` : "");
+    const togo = (r) => `${range(r)} guesses to go on average, this one included`;
+    if (v.exact) {
+      if (v.value.lo === v.best.lo) return `Exact: a best guess; ${togo(v.value)}.`;
+      return `Exact: ${togo(v.value)}; ${best}: loss ${((v.value.lo - v.best.lo) / v.secrets).toFixed(3)}.`;
+    }
+    const lossLo = Math.max(0, v.value.lo - v.best.hi) / v.secrets, lossHi = (v.value.hi - v.best.lo) / v.secrets;
+    const loss = lossLo === 0 ? `at most ${lossHi.toFixed(3)}` : `${lossLo.toFixed(3)}–${lossHi.toFixed(3)}`;
+    return `Bounds: ${togo(v.value)}; ${best}: loss ${loss}.`;
+  }
+
+  /** For the tests and scripts/bench_page.py: the verdict on `guess` after `history` ([[guess, answer], ...]). */
+  window.bactreeVerdict = (history, guess, budget) => {
+    let codes = CODES, node = TREE.root;
+    for (const [g, key] of history) {
+      codes = fits(codes, g, key);
+      node = node && node.guess === g && node.next ? node.next[key] || null : null;
+    }
+    return judgeGuess(codes, node, guess, budget);
+  };
 
   function randomCode() {
     const pick = new Uint32Array(1);
@@ -258,7 +308,7 @@
   }
 
   function findNew() {
-    Object.assign(find, { secret: randomCode(), history: [], remaining: CODES, over: false });
+    Object.assign(find, { secret: randomCode(), history: [], remaining: CODES, node: TREE.root, verdicts: [], over: false });
     say($("find-message"), "");
     renderFind();
   }
@@ -269,6 +319,8 @@
     let guess;
     try { guess = parseCode(text); } catch (err) { say(message, err.message, "refused"); return; }
     const key = score(guess, find.secret);
+    find.verdicts.push(judgeGuess(find.remaining, find.node, guess));
+    find.node = find.node && find.node.guess === guess && find.node.next ? find.node.next[key] || null : null;
     find.history.push([guess, key]);
     find.remaining = fits(find.remaining, guess, key);
     if (key === SOLVED) {
@@ -283,7 +335,8 @@
 
   function renderFind() {
     $("find-history").replaceChildren(...find.history.map(([guess, key], i) =>
-      element("li", { "data-answer": key }, "Guess " + (i + 1) + ": ", codeView(guess), " ", ...answerView(key))));
+      element("li", { "data-answer": key }, "Guess " + (i + 1) + ": ", codeView(guess), " ", ...answerView(key),
+        element("div", { class: "verdict " + (find.verdicts[i].exact ? "exact" : "bounds") }, verdictText(find.verdicts[i])))));
     $("find-input").value = "";
   }
 
@@ -308,15 +361,6 @@
   $("find-new").addEventListener("click", () => { findNew(); $("find-input").focus(); });
 
   // --- browse: the tree, expandable ----------------------------------------------
-
-  const counts = new Map(); // node -> secrets that reach it
-  (function countSecrets(node, codes) {
-    counts.set(node, codes.length);
-    if (!node.next) return;
-    const parts = {};
-    for (const code of codes) (parts[score(node.guess, code)] ||= []).push(code);
-    for (const [key, child] of Object.entries(node.next)) countSecrets(child, parts[key] || []);
-  })(TREE.root, CODES);
 
   function nodeItem(node, key, depth) {
     const n = counts.get(node);

@@ -1,0 +1,221 @@
+"use strict";
+// Find mine's verdict on a guess: how many guesses it leaves to finish on average, against the best guess,
+// under the expected objective (bactree/search/cost.py; tests/naive_search.py least_total):
+//   cost(S) = |S| + min over guesses g of the sum over answers a other than all bulls of cost(S_a),
+// cost of one secret 1, the guess that wins counted. A verdict is exact, from the tree (an optimal expected
+// tree's subtree totals) or solved here by branch and bound, or else a pair of proven bounds, and says which.
+// The search's work is counted, not timed, so the same position always gets the same verdict.
+const bactreeVerdicts = (function () {
+  const WORK = 3e6; // scorings (a guess against a secret) a verdict may spend on exact values before it settles for bounds
+  const LOOKAHEAD = 6e6; // scorings a one-guess-deep lower bound may spend; past it, the counting bound alone
+  const GREEDY = 2e6; // past this many scorings a level, the greedy upper bound tries only the still-possible guesses
+
+  class OutOfWork extends Error {}
+
+  /**
+   * A judge of positions of one game. `codes` are the game's codes in order, `answers` its answer keys;
+   * `total(node)` is the total guesses of a tree node's subtree, and `exactTree` says whether those totals
+   * are optimal (an optimal expected tree of normal play with no guess cap) or only upper bounds.
+   */
+  function makeJudge({ codes, length, symbols, answers, total, exactTree }) {
+    const N = codes.length, L = length, K = symbols.length, WIN = L * (L + 1);
+    const M = answers.length - 1; // the most parts a guess can make, besides the win
+    const keyOf = (a) => `${Math.floor(a / (L + 1))}B${a % (L + 1)}C`;
+
+    const counts = new Uint8Array(N * K); // how often each symbol occurs in each code
+    const digits = new Uint8Array(N * L);
+    codes.forEach((code, i) => {
+      for (let p = 0; p < L; p++) {
+        const d = symbols.indexOf(code[p]);
+        digits[i * L + p] = d;
+        counts[i * K + d]++;
+      }
+    });
+
+    /** The answer index bulls * (L + 1) + cows of `s` to `g`: cows are common symbols less bulls, as game.score. */
+    function score(g, s) {
+      let bulls = 0, common = 0;
+      for (let p = 0; p < L; p++) if (digits[g * L + p] === digits[s * L + p]) bulls++;
+      for (let k = 0; k < K; k++) common += Math.min(counts[g * K + k], counts[s * K + k]);
+      return bulls * (L + 1) + common - bulls;
+    }
+
+    const rows = new Map(); // secret -> the answer it gives to every guess (scoring is symmetric, so a row per secret)
+    function row(s) {
+      let r = rows.get(s);
+      if (!r) {
+        r = new Uint8Array(N);
+        for (let g = 0; g < N; g++) r[g] = score(g, s);
+        rows.set(s, r);
+      }
+      return r;
+    }
+
+    // least[k]: no strategy finds k secrets in fewer guesses in all, as a guess finds at most one secret
+    // and has at most M answers to go on from: fill the levels of an M-ary tree, one secret a node.
+    const least = new Float64Array(N + 1);
+    for (let k = 1, depth = 1, width = 1; k <= N; depth++, width = Math.min(width * M, N)) {
+      for (let i = 0; i < width && k <= N; i++, k++) least[k] = least[k - 1] + depth;
+    }
+
+    let work = 0, allowance = Infinity;
+    const spend = (n) => { work += n; if (work > allowance) throw new OutOfWork(); };
+
+    /** The secrets of S (sorted indices) grouped by their answer to g, the win left out: parts and whether g wins. */
+    function split(S, g) {
+      const buckets = new Map();
+      let wins = false;
+      for (const s of S) {
+        const known = rows.get(s);
+        const a = known ? known[g] : score(g, s); // one guess needs no whole row
+        if (a === WIN) { wins = true; continue; }
+        const part = buckets.get(a);
+        if (part) part.push(s); else buckets.set(a, [s]);
+      }
+      return { parts: buckets, wins };
+    }
+
+    /** Every useful guess on S with its one-guess-deep bound |S| + sum least[|part|], best first; `distinct`: each split once. */
+    function options(S, distinct) {
+      const n = S.length, seen = new Set(), found = [], sizes = new Uint16Array(WIN + 1), labels = new Uint8Array(n);
+      const inS = new Set(S), columns = S.map(row);
+      for (let g = 0; g < N; g++) {
+        spend(n);
+        sizes.fill(0);
+        for (let i = 0; i < n; i++) { const a = columns[i][g]; sizes[a]++; labels[i] = a; }
+        const wins = sizes[WIN] > 0;
+        let bound = n, parts = 0;
+        for (let a = 0; a < WIN; a++) if (sizes[a]) { bound += least[sizes[a]]; parts++; }
+        if (!wins && parts === 1) continue; // a guess that learns nothing
+        if (distinct) { // guesses that split S alike lead to the same subproblems: keep the first
+          const signature = String.fromCharCode.apply(null, labels);
+          if (seen.has(signature)) continue;
+          seen.add(signature);
+        }
+        found.push({ g, bound, wins: inS.has(g) });
+      }
+      found.sort((x, y) => x.bound - y.bound || Number(y.wins) - Number(x.wins) || x.g - y.g);
+      return found;
+    }
+
+    const exact = new Map(); // S's key -> [cost, a best guess]
+    const floor = new Map(); // S's key -> a proven lower bound on its cost
+
+    /** cost(S) if it is below `cutoff`; else a proven lower bound on it of at least `cutoff`. */
+    function solve(S, cutoff) {
+      const n = S.length;
+      if (n <= 2) return 2 * n - 1;
+      const key = S.join(",");
+      const known = exact.get(key);
+      if (known) return known[0];
+      const low = Math.max(least[n], floor.get(key) || 0);
+      if (low >= cutoff) return low;
+      let best = Infinity, bestGuess = -1;
+      for (const option of options(S, true)) {
+        const limit = Math.min(best, cutoff);
+        if (option.bound >= limit) break; // sorted by bound: no later guess can do better
+        const parts = [...split(S, option.g).parts.values()].sort((x, y) => y.length - x.length);
+        let sum = option.bound;
+        for (const part of parts) {
+          sum += solve(part, limit - sum + least[part.length]) - least[part.length];
+          if (sum >= limit) break;
+        }
+        if (sum < limit) { best = sum; bestGuess = option.g; }
+      }
+      if (best < cutoff) { exact.set(key, [best, bestGuess]); return best; }
+      floor.set(key, cutoff); // every guess was shown to cost at least `cutoff`
+      return cutoff;
+    }
+
+    /** A proven lower bound on cost(S): the one-guess-deep bound over every guess when affordable. */
+    function lowerBound(S) {
+      const n = S.length;
+      if (n <= 2) return 2 * n - 1;
+      const key = S.join(",");
+      const known = exact.get(key);
+      if (known) return known[0];
+      let low = Math.max(least[n], floor.get(key) || 0);
+      if (n * N <= LOOKAHEAD) {
+        const saved = allowance;
+        allowance = Infinity;
+        try { low = Math.max(low, options(S, false)[0].bound); } finally { allowance = saved; }
+      }
+      return low;
+    }
+
+    /** An upper bound on cost(S): the total of a strategy that takes the guess with the best one-deep bound. */
+    function greedy(S) {
+      const n = S.length;
+      if (n <= 2) return 2 * n - 1;
+      const known = exact.get(S.join(","));
+      if (known) return known[0];
+      const inS = new Set(S);
+      const columns = S.map(row);
+      const guesses = n * N <= GREEDY ? codes.keys() : S.values();
+      let pick = -1, pickBound = Infinity;
+      for (const g of guesses) {
+        let bound = n, wins = false;
+        const sizes = new Map();
+        for (const column of columns) { const a = column[g]; if (a === WIN) wins = true; else sizes.set(a, (sizes.get(a) || 0) + 1); }
+        if (!wins && sizes.size === 1) continue;
+        for (const size of sizes.values()) bound += least[size];
+        if (bound < pickBound || (bound === pickBound && inS.has(g) && !inS.has(pick))) { pick = g; pickBound = bound; }
+      }
+      let sum = n;
+      for (const part of split(S, pick).parts.values()) sum += greedy(part);
+      return sum;
+    }
+
+    /** cost(X) as { lo, hi }, equal when exact: from the tree `node` (X's node, or null), else solved or bounded. */
+    function value(X, node) {
+      if (node && exactTree) { const t = total(node); return { lo: t, hi: t }; }
+      try {
+        const v = solve(X, Infinity);
+        return { lo: v, hi: v };
+      } catch (err) {
+        if (!(err instanceof OutOfWork)) throw err;
+        return { lo: lowerBound(X), hi: node ? total(node) : greedy(X) };
+      }
+    }
+
+    /**
+     * The verdict on guessing `guess` (an index) when the secrets `S` (sorted indices) are left, `node` being
+     * the tree's node for S when the game so far followed the tree (else null). Totals over S: `value` of the
+     * guess and `best` of any guess, each { lo, hi } (equal when exact), `bestGuess` a code when known.
+     */
+    function verdict(S, node, guess, budget = WORK) {
+      const began = performance.now();
+      work = 0;
+      allowance = budget;
+      const n = S.length;
+      const { parts, wins } = split(S, guess);
+      const useful = wins || parts.size > 1;
+      const onTree = node !== null && guess === codes.indexOf(node.guess);
+      let guessValue = { lo: n, hi: n }; // the guess's own parts first: their exact values help the search for the best
+      if (useful) { // the small parts first: while the work lasts, as many parts as can be are solved exactly
+        for (const [a, part] of [...parts].sort((x, y) => x[1].length - y[1].length)) {
+          const v = value(part, onTree ? node.next[keyOf(a)] : null);
+          guessValue.lo += v.lo;
+          guessValue.hi += v.hi;
+        }
+      }
+      let best = value(S, node);
+      if (!useful) guessValue = { lo: n + best.lo, hi: n + best.hi }; // a wasted guess: the same secrets are left
+      best = { lo: best.lo, hi: Math.min(best.hi, guessValue.hi) }; // the best guess does no worse than this one,
+      guessValue.lo = Math.max(guessValue.lo, best.lo); // and this one no better than the best
+      const known = exact.get(S.join(","));
+      let bestGuess = null;
+      if (best.lo === best.hi) {
+        if (guessValue.lo === best.lo) bestGuess = codes[guess];
+        else if (node && exactTree) bestGuess = node.guess;
+        else if (known) bestGuess = codes[known[1]];
+      }
+      const isExact = best.lo === best.hi && guessValue.lo === guessValue.hi;
+      return { exact: isExact, secrets: n, value: guessValue, best, bestGuess, work, ms: performance.now() - began };
+    }
+
+    return { verdict };
+  }
+
+  return { makeJudge };
+})();
