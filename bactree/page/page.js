@@ -268,7 +268,7 @@
   // An optimal expected tree of normal play with no guess cap holds the exact value of every position on it;
   // any other tree's totals are upper bounds (bactree/page/verdict.js).
   const EXACT_TREE = TREE.optimal && TREE.objective.name === "expected" && !TREE.objective.hard_mode && TREE.objective.max_guesses === null;
-  const judge = bactreeVerdicts.makeJudge({ codes: CODES, length: LENGTH, symbols: SYMBOLS, answers: ANSWERS, total: (node) => totals.get(node), exactTree: EXACT_TREE });
+  const judge = bactreeVerdicts.makeJudge({ codes: CODES, length: LENGTH, symbols: SYMBOLS, repeats: GAME.repeats, answers: ANSWERS, total: (node) => totals.get(node), exactTree: EXACT_TREE });
   const INDEX = new Map(CODES.map((code, i) => [code, i]));
 
   /** The verdict on `guess` when `codes` are left and `node` is the tree's node for them (or null off the tree). */

@@ -13,30 +13,37 @@ const bactreeVerdicts = (function () {
   class OutOfWork extends Error {}
 
   /**
-   * A judge of positions of one game. `codes` are the game's codes in order, `answers` its answer keys;
+   * A judge of positions of one game (`length`, `symbols`, `repeats` as in the tree file). `codes` are the
+   * game's codes in order, `answers` its answer keys;
    * `total(node)` is the total guesses of a tree node's subtree, and `exactTree` says whether those totals
    * are optimal (an optimal expected tree of normal play with no guess cap) or only upper bounds.
    */
-  function makeJudge({ codes, length, symbols, answers, total, exactTree }) {
+  function makeJudge({ codes, length, symbols, repeats, answers, total, exactTree }) {
     const N = codes.length, L = length, K = symbols.length, WIN = L * (L + 1);
     const M = answers.length - 1; // the most parts a guess can make, besides the win
     const keyOf = (a) => `${Math.floor(a / (L + 1))}B${a % (L + 1)}C`;
 
     const counts = new Uint8Array(N * K); // how often each symbol occurs in each code
     const digits = new Uint8Array(N * L);
+    const masks = new Int32Array(N); // without repeats (and at most 31 symbols): the set of a code's symbols
+    const distinctSymbols = !repeats && K <= 31;
     codes.forEach((code, i) => {
       for (let p = 0; p < L; p++) {
         const d = symbols.indexOf(code[p]);
         digits[i * L + p] = d;
         counts[i * K + d]++;
+        masks[i] |= 1 << d;
       }
     });
+
+    function popcount(x) { let c = 0; for (; x; x &= x - 1) c++; return c; }
 
     /** The answer index bulls * (L + 1) + cows of `s` to `g`: cows are common symbols less bulls, as game.score. */
     function score(g, s) {
       let bulls = 0, common = 0;
       for (let p = 0; p < L; p++) if (digits[g * L + p] === digits[s * L + p]) bulls++;
-      for (let k = 0; k < K; k++) common += Math.min(counts[g * K + k], counts[s * K + k]);
+      if (distinctSymbols) common = popcount(masks[g] & masks[s]);
+      else for (let k = 0; k < K; k++) common += Math.min(counts[g * K + k], counts[s * K + k]);
       return bulls * (L + 1) + common - bulls;
     }
 
@@ -75,27 +82,73 @@ const bactreeVerdicts = (function () {
       return { parts: buckets, wins };
     }
 
-    /** Every useful guess on S with its one-guess-deep bound |S| + sum least[|part|], best first; `distinct`: each split once. */
-    function options(S, distinct) {
-      const n = S.length, seen = new Set(), found = [], sizes = new Uint16Array(WIN + 1), labels = new Uint8Array(n);
-      const inS = new Set(S), columns = S.map(row);
-      for (let g = 0; g < N; g++) {
-        spend(n);
+    /**
+     * Every useful guess on S (of `guesses`, default all) with its one-guess-deep bound |S| + sum least[|part|],
+     * best first (ties: a guess that may win, then code order). `distinct`: guesses that split S alike lead to the
+     * same subproblems, so only the first is kept (splits are compared in full, a hash only finds candidates).
+     */
+    function options(S, distinct, guesses) {
+      const n = S.length, found = [], sizes = new Uint16Array(WIN + 1);
+      const count = guesses ? guesses.length : N;
+      if (work + n * count > allowance) throw new OutOfWork(); // before any row is made
+      spend(n * count);
+      const columns = S.map(row);
+      const seen = new Map(); // hash of a split -> the labels of the splits with that hash
+      let labels = new Uint8Array(n);
+      for (let i = 0; i < count; i++) {
+        const g = guesses ? guesses[i] : i;
         sizes.fill(0);
-        for (let i = 0; i < n; i++) { const a = columns[i][g]; sizes[a]++; labels[i] = a; }
+        let hash = 0;
+        for (let j = 0; j < n; j++) {
+          const a = columns[j][g];
+          sizes[a]++;
+          labels[j] = a;
+          hash = (Math.imul(hash, 31) + a + 1) | 0;
+        }
         const wins = sizes[WIN] > 0;
         let bound = n, parts = 0;
         for (let a = 0; a < WIN; a++) if (sizes[a]) { bound += least[sizes[a]]; parts++; }
         if (!wins && parts === 1) continue; // a guess that learns nothing
-        if (distinct) { // guesses that split S alike lead to the same subproblems: keep the first
-          const signature = String.fromCharCode.apply(null, labels);
-          if (seen.has(signature)) continue;
-          seen.add(signature);
+        if (distinct) {
+          const alike = seen.get(hash);
+          if (alike && alike.some((other) => other.every((a, j) => a === labels[j]))) continue;
+          if (alike) alike.push(labels); else seen.set(hash, [labels]);
+          labels = new Uint8Array(n);
         }
-        found.push({ g, bound, wins: inS.has(g) });
+        found.push({ g, bound, wins }); // g wins on some secret exactly when g is one of S
       }
       found.sort((x, y) => x.bound - y.bound || Number(y.wins) - Number(x.wins) || x.g - y.g);
       return found;
+    }
+
+    /**
+     * The first of options(S, false, guesses) as { g, bound }, found in one pass with nothing sorted or kept:
+     * the bounds' workhorse, free of the work budget (its cost is bounded by LOOKAHEAD and GREEDY instead).
+     */
+    function leadOf(S, guesses) {
+      const n = S.length, sizes = new Uint16Array(WIN + 1), columns = S.map(row);
+      const count = guesses ? guesses.length : N;
+      let best = null;
+      for (let i = 0; i < count; i++) {
+        const g = guesses ? guesses[i] : i;
+        sizes.fill(0);
+        for (let j = 0; j < n; j++) sizes[columns[j][g]]++;
+        let bound = n, parts = 0;
+        for (let a = 0; a < WIN; a++) if (sizes[a]) { bound += least[sizes[a]]; parts++; }
+        const wins = sizes[WIN] > 0;
+        if (!wins && parts === 1) continue;
+        if (!best || bound < best.bound || (bound === best.bound && wins && !best.wins)) best = { g, bound, wins };
+      }
+      return best;
+    }
+
+    const leading = new Map(); // S's key -> leadOf(S) over every guess
+
+    function lead(S) {
+      const key = S.join(",");
+      let first = leading.get(key);
+      if (!first) leading.set(key, (first = leadOf(S)));
+      return first;
     }
 
     const exact = new Map(); // S's key -> [cost, a best guess]
@@ -134,13 +187,8 @@ const bactreeVerdicts = (function () {
       const key = S.join(",");
       const known = exact.get(key);
       if (known) return known[0];
-      let low = Math.max(least[n], floor.get(key) || 0);
-      if (n * N <= LOOKAHEAD) {
-        const saved = allowance;
-        allowance = Infinity;
-        try { low = Math.max(low, options(S, false)[0].bound); } finally { allowance = saved; }
-      }
-      return low;
+      const low = Math.max(least[n], floor.get(key) || 0);
+      return n * N <= LOOKAHEAD ? Math.max(low, lead(S).bound) : low;
     }
 
     /** An upper bound on cost(S): the total of a strategy that takes the guess with the best one-deep bound. */
@@ -149,18 +197,9 @@ const bactreeVerdicts = (function () {
       if (n <= 2) return 2 * n - 1;
       const known = exact.get(S.join(","));
       if (known) return known[0];
-      const inS = new Set(S);
-      const columns = S.map(row);
-      const guesses = n * N <= GREEDY ? codes.keys() : S.values();
-      let pick = -1, pickBound = Infinity;
-      for (const g of guesses) {
-        let bound = n, wins = false;
-        const sizes = new Map();
-        for (const column of columns) { const a = column[g]; if (a === WIN) wins = true; else sizes.set(a, (sizes.get(a) || 0) + 1); }
-        if (!wins && sizes.size === 1) continue;
-        for (const size of sizes.values()) bound += least[size];
-        if (bound < pickBound || (bound === pickBound && inS.has(g) && !inS.has(pick))) { pick = g; pickBound = bound; }
-      }
+      let pick;
+      if (n * N <= GREEDY) pick = lead(S).g;
+      else pick = leadOf(S, S).g; // too many secrets to try every guess: the still-possible ones will do for a bound
       let sum = n;
       for (const part of split(S, pick).parts.values()) sum += greedy(part);
       return sum;
