@@ -7,8 +7,8 @@
 // The search's work is counted, not timed, so the same position always gets the same verdict.
 const bactreeVerdicts = (function () {
   const WORK = 3e6; // scorings (a guess against a secret) a verdict may spend on exact values before it settles for bounds
-  const LOOKAHEAD = 6e6; // scorings a one-guess-deep lower bound may spend; past it, the counting bound alone
-  const GREEDY = 2e6; // past this many scorings a level, the greedy upper bound tries only the still-possible guesses
+  const BOUNDS = 6e6; // scorings a verdict's bounds may spend trying every guess on a set; past it, cheaper bounds:
+  // the counting bound below, and a greedy strategy that tries only the still-possible guesses
 
   class OutOfWork extends Error {}
 
@@ -123,16 +123,18 @@ const bactreeVerdicts = (function () {
 
     /**
      * The first of options(S, false, guesses) as { g, bound }, found in one pass with nothing sorted or kept:
-     * the bounds' workhorse, free of the work budget (its cost is bounded by LOOKAHEAD and GREEDY instead).
+     * the bounds' workhorse, outside the search's work budget (`lead` keeps it within BOUNDS).
      */
     function leadOf(S, guesses) {
-      const n = S.length, sizes = new Uint16Array(WIN + 1), columns = S.map(row);
+      const n = S.length, sizes = new Uint16Array(WIN + 1);
+      // columns[j][i]: the answer of S[j] to the i-th guess (for a few guesses, scored here rather than whole rows made)
+      const columns = guesses ? S.map((s) => { const r = rows.get(s); return guesses.map((g) => (r ? r[g] : score(g, s))); }) : S.map(row);
       const count = guesses ? guesses.length : N;
       let best = null;
       for (let i = 0; i < count; i++) {
         const g = guesses ? guesses[i] : i;
         sizes.fill(0);
-        for (let j = 0; j < n; j++) sizes[columns[j][g]]++;
+        for (let j = 0; j < n; j++) sizes[columns[j][i]]++;
         let bound = n, parts = 0;
         for (let a = 0; a < WIN; a++) if (sizes[a]) { bound += least[sizes[a]]; parts++; }
         const wins = sizes[WIN] > 0;
@@ -143,11 +145,17 @@ const bactreeVerdicts = (function () {
     }
 
     const leading = new Map(); // S's key -> leadOf(S) over every guess
+    let boundsWork = 0; // scorings spent by `lead` in this verdict
 
+    /** leadOf(S) over every guess, remembered; null if that would take the verdict's bounds past BOUNDS. */
     function lead(S) {
       const key = S.join(",");
       let first = leading.get(key);
-      if (!first) leading.set(key, (first = leadOf(S)));
+      if (!first) {
+        if (boundsWork + S.length * N > BOUNDS) return null;
+        boundsWork += S.length * N;
+        leading.set(key, (first = leadOf(S)));
+      }
       return first;
     }
 
@@ -188,7 +196,8 @@ const bactreeVerdicts = (function () {
       const known = exact.get(key);
       if (known) return known[0];
       const low = Math.max(least[n], floor.get(key) || 0);
-      return n * N <= LOOKAHEAD ? Math.max(low, lead(S).bound) : low;
+      const first = lead(S);
+      return first ? Math.max(low, first.bound) : low;
     }
 
     /** An upper bound on cost(S): the total of a strategy that takes the guess with the best one-deep bound. */
@@ -197,9 +206,7 @@ const bactreeVerdicts = (function () {
       if (n <= 2) return 2 * n - 1;
       const known = exact.get(S.join(","));
       if (known) return known[0];
-      let pick;
-      if (n * N <= GREEDY) pick = lead(S).g;
-      else pick = leadOf(S, S).g; // too many secrets to try every guess: the still-possible ones will do for a bound
+      const pick = (lead(S) || leadOf(S, S)).g; // past BOUNDS, the still-possible guesses will do for a bound
       let sum = n;
       for (const part of split(S, pick).parts.values()) sum += greedy(part);
       return sum;
@@ -225,6 +232,7 @@ const bactreeVerdicts = (function () {
     function verdict(S, node, guess, budget = WORK) {
       const began = performance.now();
       work = 0;
+      boundsWork = 0;
       allowance = budget;
       const n = S.length;
       const { parts, wins } = split(S, guess);
@@ -245,7 +253,7 @@ const bactreeVerdicts = (function () {
       const known = exact.get(S.join(","));
       let bestGuess = null;
       if (best.lo === best.hi) {
-        if (guessValue.lo === best.lo) bestGuess = codes[guess];
+        if (guessValue.hi === best.lo) bestGuess = codes[guess];
         else if (node && exactTree) bestGuess = node.guess;
         else if (known) bestGuess = codes[known[1]];
       }
