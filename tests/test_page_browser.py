@@ -268,6 +268,10 @@ def test_mastermind_codes_are_pegs_and_answers_key_pegs(browser, pages) -> None:
     _, history = browser.execute_script(PEG_STATE)
     looks_right(history[-1][0], "6623")
     assert history[-1][2] == browser.find_elements(By.CSS_SELECTOR, "#find-history li")[-1].get_attribute("data-answer")
+    for guess in ("1234", "3345"):
+        field.send_keys(guess, Keys.ENTER)
+    assert fits_horizontally(browser)
+    screenshot(browser, "find-pegs")
 
 
 def test_bulls_and_cows_keeps_digits(browser, pages) -> None:
