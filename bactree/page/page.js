@@ -276,21 +276,6 @@
     return judge.verdict(codes.map((code) => INDEX.get(code)), node, INDEX.get(guess), budget);
   }
 
-  /** The verdict in words: the guess's mean guesses to finish (itself counted), the best's, the loss; exact or bounds. */
-  function verdictText(v) {
-    const mean = (total) => (total / v.secrets).toFixed(3);
-    const range = (r) => (r.lo === r.hi ? mean(r.lo) : `${mean(r.lo)}–${mean(r.hi)}`);
-    const best = `best ${range(v.best)}` + (v.bestGuess ? ` (${v.bestGuess})` : "");
-    const togo = (r) => `${range(r)} guesses to go on average, this one included`;
-    if (v.exact) {
-      if (v.value.lo === v.best.lo) return `Exact: a best guess; ${togo(v.value)}.`;
-      return `Exact: ${togo(v.value)}; ${best}: loss ${((v.value.lo - v.best.lo) / v.secrets).toFixed(3)}.`;
-    }
-    const lossLo = Math.max(0, v.value.lo - v.best.hi) / v.secrets, lossHi = (v.value.hi - v.best.lo) / v.secrets;
-    const loss = lossLo === 0 ? `at most ${lossHi.toFixed(3)}` : `${lossLo.toFixed(3)}–${lossHi.toFixed(3)}`;
-    return `Bounds: ${togo(v.value)}; ${best}: loss ${loss}.`;
-  }
-
   /** For the tests and scripts/bench_page.py: the verdict on `guess` after `history` ([[guess, answer], ...]). */
   window.bactreeVerdict = (history, guess, budget) => {
     let codes = CODES, node = TREE.root;
@@ -336,7 +321,7 @@
   function renderFind() {
     $("find-history").replaceChildren(...find.history.map(([guess, key], i) =>
       element("li", { "data-answer": key }, "Guess " + (i + 1) + ": ", codeView(guess), " ", ...answerView(key),
-        element("div", { class: "verdict " + (find.verdicts[i].exact ? "exact" : "bounds") }, verdictText(find.verdicts[i])))));
+        element("div", { class: "verdict " + (find.verdicts[i].exact ? "exact" : "bounds") }, bactreeVerdicts.verdictText(find.verdicts[i])))));
     $("find-input").value = "";
   }
 

@@ -264,5 +264,20 @@ const bactreeVerdicts = (function () {
     return { verdict };
   }
 
-  return { makeJudge };
+  /** A verdict in words: the guess's mean guesses to finish (itself counted), the best's, the loss; exact or bounds. */
+  function verdictText(v) {
+    const mean = (total) => (total / v.secrets).toFixed(3);
+    const range = (r) => (r.lo === r.hi ? mean(r.lo) : `${mean(r.lo)}–${mean(r.hi)}`);
+    const best = `best ${range(v.best)}` + (v.bestGuess ? ` (${v.bestGuess})` : "");
+    const togo = (r) => `${range(r)} guesses to go on average, this one included`;
+    if (v.exact) {
+      if (v.value.lo === v.best.lo) return `Exact: a best guess; ${togo(v.value)}.`;
+      return `Exact: ${togo(v.value)}; ${best}: loss ${((v.value.lo - v.best.lo) / v.secrets).toFixed(3)}.`;
+    }
+    const lossLo = Math.max(0, v.value.lo - v.best.hi) / v.secrets, lossHi = (v.value.hi - v.best.lo) / v.secrets;
+    const loss = lossLo === 0 ? `at most ${lossHi.toFixed(3)}` : `${lossLo.toFixed(3)}–${lossHi.toFixed(3)}`;
+    return `Bounds: ${togo(v.value)}; ${best}: loss ${loss}.`;
+  }
+
+  return { makeJudge, verdictText };
 })();
