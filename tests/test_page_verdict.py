@@ -105,7 +105,7 @@ def test_verdicts_equal_the_brute_force(browser, tmp_path: Path, game: Game, kin
     # With little work the search stops part way, leaving what it proved (exact values, lower bounds) to later
     # verdicts: every budget on a fresh page, the positions in turn, then all the work wanted.
     runs = {}
-    for budget in (0, 2_000, 20_000, UNLIMITED):
+    for budget in (0, 300, 2_000, 20_000, UNLIMITED):
         open_page(browser, tree_file, tmp_path)
         runs[budget] = browser.execute_script(VERDICTS, [[h, g, budget] for h, g in cases])
     for i, (history, guess) in enumerate(cases):
@@ -115,7 +115,7 @@ def test_verdicts_equal_the_brute_force(browser, tmp_path: Path, game: Game, kin
         assert (full["value"]["lo"], full["value"]["hi"], full["best"]["lo"], full["best"]["hi"]) == (value, value, best, best)
         if full["bestGuess"] is not None:
             assert brute_force(game, history, full["bestGuess"])[1] == best
-        for budget in (0, 2_000, 20_000):
+        for budget in (0, 300, 2_000, 20_000):
             quick = runs[budget][i]
             assert quick["value"]["lo"] <= value <= quick["value"]["hi"], (history, guess, budget, quick)  # proven bounds
             assert quick["best"]["lo"] <= best <= quick["best"]["hi"], (history, guess, budget, quick)
