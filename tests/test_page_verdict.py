@@ -8,6 +8,7 @@ trip; one test plays through the page's form to check the verdict is shown.
 from __future__ import annotations
 
 import random
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Iterator
 
@@ -17,13 +18,18 @@ from bactree import treefile
 from bactree.game import Game, make_game
 from bactree.page import tree_page
 from bactree.walker import load_shipped_tree
-from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium
+from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium, no_browser
 from naive_search import least_total, min_cost_tree, parts, tree_to_nodes
 from walker_trees import write_tree
 
-webdriver = pytest.importorskip("selenium.webdriver", reason=HOW_TO_GET_A_BROWSER)
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
+try:
+    from selenium import webdriver
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+except ImportError:
+    webdriver = None
+if webdriver is None:  # as tests/test_page_browser.py: skip without a browser, fail under CI
+    no_browser(f"selenium is not installed; {HOW_TO_GET_A_BROWSER}", module_level=True)
 
 UNLIMITED = 1e12  # work enough for any position of these small games: every verdict exact
 VERDICTS = "return arguments[0].map(([history, guess, budget]) => window.bactreeVerdict(history, guess, budget));"
@@ -31,12 +37,17 @@ VERDICTS = "return arguments[0].map(([history, guess, budget]) => window.bactree
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
-    try:
-        with chromium(1024, 900) as driver:
+    """One headless Chromium for the module; without one the tests skip, or under CI=true fail (`no_browser`)."""
+    with ExitStack() as stack:
+        try:
+            driver = stack.enter_context(chromium(1024, 900))
+        except NoBrowser as err:
+            reason = str(err)
+        else:
             driver.set_script_timeout(300)
             yield driver
-    except NoBrowser as err:
-        pytest.skip(str(err))
+            return
+    no_browser(reason)
 
 
 def optimal_expected_tree(path: Path, game: Game) -> Path:
