@@ -203,3 +203,13 @@ def test_find_mine_shows_each_verdict(browser, tmp_path: Path) -> None:
             assert shown.text.startswith(f"Exact: {value / n:.3f} guesses to go on average, this one included; best {best / n:.3f}")
             assert shown.text.endswith(f": loss {(value - best) / n:.3f}.")
         history.append((guess, answer))
+
+
+def test_a_tree_not_proven_optimal_gives_bounds_with_its_lower_bound(browser, tmp_path: Path) -> None:
+    tree = load_shipped_tree(make_game(length=5), "expected")  # 5 of 10: a total with a proven lower bound
+    assert not tree.optimal and tree.objective["name"] == "expected"
+    open_page(browser, Path(tree.name), tmp_path)
+    (verdict,) = browser.execute_script(VERDICTS, [[[], tree.root["guess"]]])  # the default work budget
+    assert not verdict["exact"] and verdict["secrets"] == len(tree.game.codes)
+    assert verdict["best"] == {"lo": tree.stats["lower_bound"], "hi": tree.stats["total_guesses"]}
+    assert verdict["value"] == verdict["best"]  # the tree's own first guess: the same bounds

@@ -267,8 +267,13 @@
 
   // An optimal expected tree of normal play with no guess cap holds the exact value of every position on it;
   // any other tree's totals are upper bounds (bactree/page/verdict.js).
-  const EXACT_TREE = TREE.optimal && TREE.objective.name === "expected" && !TREE.objective.hard_mode && TREE.objective.max_guesses === null;
-  const judge = bactreeVerdicts.makeJudge({ codes: CODES, length: LENGTH, symbols: SYMBOLS, repeats: GAME.repeats, answers: ANSWERS, total: (node) => totals.get(node), exactTree: EXACT_TREE });
+  // A tree of that objective not proven optimal may carry a proven lower bound on the whole game's total.
+  const NORMAL_EXPECTED = TREE.objective.name === "expected" && !TREE.objective.hard_mode && TREE.objective.max_guesses === null;
+  const judge = bactreeVerdicts.makeJudge({
+    codes: CODES, length: LENGTH, symbols: SYMBOLS, repeats: GAME.repeats, answers: ANSWERS,
+    total: (node) => totals.get(node), exactTree: NORMAL_EXPECTED && TREE.optimal,
+    wholeFloor: NORMAL_EXPECTED && TREE.stats.lower_bound !== undefined ? TREE.stats.lower_bound : null,
+  });
   const INDEX = new Map(CODES.map((code, i) => [code, i]));
 
   /** The verdict on `guess` when `codes` are left and `node` is the tree's node for them (or null off the tree). */

@@ -7,8 +7,8 @@
 // The search's work is counted, not timed, so the same position always gets the same verdict.
 const bactreeVerdicts = (function () {
   const WORK = 3e6; // scorings (a guess against a secret) a verdict may spend on exact values before it settles for bounds
-  const BOUNDS = 6e6; // scorings a verdict's bounds may spend trying every guess on a set; past it, cheaper bounds:
-  // the counting bound below, and a greedy strategy that tries only the still-possible guesses
+  const BOUNDS = 6e6; // scorings a verdict's bounds may spend trying guesses on sets; past it, cheaper bounds: the
+  // counting bound below, and a greedy strategy that tries fewer still-possible guesses, down to the first alone
 
   class OutOfWork extends Error {}
 
@@ -16,9 +16,10 @@ const bactreeVerdicts = (function () {
    * A judge of positions of one game (`length`, `symbols`, `repeats` as in the tree file). `codes` are the
    * game's codes in order, `answers` its answer keys;
    * `total(node)` is the total guesses of a tree node's subtree, and `exactTree` says whether those totals
-   * are optimal (an optimal expected tree of normal play with no guess cap) or only upper bounds.
+   * are optimal (an optimal expected tree of normal play with no guess cap) or only upper bounds;
+   * `wholeFloor`, if not null, a proven lower bound on the cost of all the codes (a tree file's stats.lower_bound).
    */
-  function makeJudge({ codes, length, symbols, repeats, answers, total, exactTree }) {
+  function makeJudge({ codes, length, symbols, repeats, answers, total, exactTree, wholeFloor }) {
     const N = codes.length, L = length, K = symbols.length, WIN = L * (L + 1);
     const M = answers.length - 1; // the most parts a guess can make, besides the win
     const keyOf = (a) => `${Math.floor(a / (L + 1))}B${a % (L + 1)}C`;
@@ -206,7 +207,13 @@ const bactreeVerdicts = (function () {
       if (n <= 2) return 2 * n - 1;
       const known = exact.get(S.join(","));
       if (known) return known[0];
-      const pick = (lead(S) || leadOf(S, S)).g; // past BOUNDS, the still-possible guesses will do for a bound
+      let first = lead(S);
+      if (!first) { // past BOUNDS: some still-possible guesses, as many as the allowance left pays for (at least one)
+        const take = Math.min(n, Math.max(1, Math.floor((BOUNDS - boundsWork) / n)));
+        boundsWork += take * n;
+        first = leadOf(S, take === n ? S : Array.from({ length: take }, (_, i) => S[Math.floor((i * n) / take)]));
+      }
+      const pick = first.g;
       let sum = n;
       for (const part of split(S, pick).parts.values()) sum += greedy(part);
       return sum;
@@ -220,7 +227,8 @@ const bactreeVerdicts = (function () {
         return { lo: v, hi: v };
       } catch (err) {
         if (!(err instanceof OutOfWork)) throw err;
-        return { lo: lowerBound(X), hi: node ? total(node) : greedy(X) };
+        const lo = X.length === N && wholeFloor !== null ? Math.max(wholeFloor, lowerBound(X)) : lowerBound(X);
+        return { lo, hi: node ? total(node) : greedy(X) };
       }
     }
 
