@@ -20,7 +20,7 @@ from bactree.page import tree_page
 from bactree.walker import load_shipped_tree
 from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium, no_browser
 from naive_search import least_total, min_cost_tree, parts, tree_to_nodes
-from walker_trees import write_tree
+from walker_trees import first_pick, write_tree
 
 try:
     from selenium import webdriver
@@ -213,3 +213,32 @@ def test_a_tree_not_proven_optimal_gives_bounds_with_its_lower_bound(browser, tm
     assert not verdict["exact"] and verdict["secrets"] == len(tree.game.codes)
     assert verdict["best"] == {"lo": tree.stats["lower_bound"], "hi": tree.stats["total_guesses"]}
     assert verdict["value"] == verdict["best"]  # the tree's own first guess: the same bounds
+
+
+SCORES = """
+const [codes, length, symbols, repeats, answers, pairs] = arguments;
+const judge = bactreeVerdicts.makeJudge({ codes, length, symbols, repeats, answers, total: () => 0, exactTree: false, wholeFloor: null });
+return pairs.map(([g, s]) => judge.score(g, s));
+"""
+
+
+@pytest.mark.parametrize(
+    "game",
+    [Game(4, "123456", True), Game(3, "0123456789", False), Game(2, "abcdefghijklmnopq", True),
+     Game(2, "abcdefghijklmnopqrstuvwxyzABCDEFG", False), Game(3, "ab", True)],
+    ids=["mastermind", "3x10", "17r", "33", "3x2r"],
+)
+def test_the_verdicts_scoring_is_the_games(browser, tmp_path: Path, game: Game) -> None:
+    """Each way the engine counts common symbols (bit sets, symbol counts, pairing positions) scores as game.score."""
+    open_page(browser, write_tree(tmp_path / "tree.json", game, first_pick), tmp_path)
+    rng = random.Random(3)
+    n = len(game.codes)
+    pairs = [(rng.randrange(n), rng.randrange(n)) for _ in range(20_000)]
+    doubles = [i for i, c in enumerate(game.codes) if len(set(c)) < len(c)]
+    pairs += [(rng.choice(doubles), rng.choice(doubles)) for _ in range(2_000)] if doubles else []
+    answers = [str(a) for a in game.answers]
+    found = browser.execute_script(SCORES, list(game.codes), game.length, game.symbols, game.repeats, answers, pairs)
+    width = game.length + 1
+    for (g, s), index in zip(pairs, found, strict=True):
+        answer = game.score(game.codes[g], game.codes[s])
+        assert index == answer.bulls * width + answer.cows, (game.codes[g], game.codes[s])

@@ -24,18 +24,21 @@ const bactreeVerdicts = (function () {
     const M = answers.length - 1; // the most parts a guess can make, besides the win
     const keyOf = (a) => `${Math.floor(a / (L + 1))}B${a % (L + 1)}C`;
 
-    const counts = new Uint8Array(N * K); // how often each symbol occurs in each code
-    const digits = new Uint8Array(N * L);
-    const masks = new Int32Array(N); // without repeats (and at most 31 symbols): the set of a code's symbols
-    const distinctSymbols = !repeats && K <= 31;
+    // Common symbols are counted by the fastest means the game allows: a bit set of each code's symbols
+    // (no repeats, at most 31 symbols), each code's count of every symbol (at most 16 symbols), or pairing positions.
+    const BITS = !repeats && K <= 31, COUNTS = !BITS && K <= 16;
+    const digits = new Int32Array(N * L);
+    const masks = new Int32Array(BITS ? N : 0);
+    const counts = new Uint8Array(COUNTS ? N * K : 0);
     codes.forEach((code, i) => {
       for (let p = 0; p < L; p++) {
         const d = symbols.indexOf(code[p]);
         digits[i * L + p] = d;
-        counts[i * K + d]++;
-        masks[i] |= 1 << d;
+        if (BITS) masks[i] |= 1 << d;
+        if (COUNTS) counts[i * K + d]++;
       }
     });
+    const paired = new Uint8Array(L);
 
     function popcount(x) { let c = 0; for (; x; x &= x - 1) c++; return c; }
 
@@ -43,16 +46,25 @@ const bactreeVerdicts = (function () {
     function score(g, s) {
       let bulls = 0, common = 0;
       for (let p = 0; p < L; p++) if (digits[g * L + p] === digits[s * L + p]) bulls++;
-      if (distinctSymbols) common = popcount(masks[g] & masks[s]);
-      else for (let k = 0; k < K; k++) common += Math.min(counts[g * K + k], counts[s * K + k]);
+      if (BITS) common = popcount(masks[g] & masks[s]);
+      else if (COUNTS) for (let k = 0; k < K; k++) common += Math.min(counts[g * K + k], counts[s * K + k]);
+      else { // each symbol of g takes an unpaired equal symbol of s, if any
+        paired.fill(0);
+        for (let p = 0; p < L; p++) {
+          for (let q = 0; q < L; q++) {
+            if (!paired[q] && digits[s * L + q] === digits[g * L + p]) { paired[q] = 1; common++; break; }
+          }
+        }
+      }
       return bulls * (L + 1) + common - bulls;
     }
 
+    const Labels = WIN < 256 ? Uint8Array : Uint16Array; // answer indices: one byte up to 14 positions
     const rows = new Map(); // secret -> the answer it gives to every guess (scoring is symmetric, so a row per secret)
     function row(s) {
       let r = rows.get(s);
       if (!r) {
-        r = new Uint8Array(N);
+        r = new Labels(N);
         for (let g = 0; g < N; g++) r[g] = score(g, s);
         rows.set(s, r);
       }
@@ -67,7 +79,6 @@ const bactreeVerdicts = (function () {
     }
 
     let work = 0, allowance = Infinity;
-    const spend = (n) => { work += n; if (work > allowance) throw new OutOfWork(); };
 
     /** The secrets of S (sorted indices) grouped by their answer to g, the win left out: parts and whether g wins. */
     function split(S, g) {
@@ -84,20 +95,18 @@ const bactreeVerdicts = (function () {
     }
 
     /**
-     * Every useful guess on S (of `guesses`, default all) with its one-guess-deep bound |S| + sum least[|part|],
-     * best first (ties: a guess that may win, then code order). `distinct`: guesses that split S alike lead to the
-     * same subproblems, so only the first is kept (splits are compared in full, a hash only finds candidates).
+     * Every useful guess on S with its one-guess-deep bound |S| + sum least[|part|], best first (ties: a guess
+     * that may win, then code order), charged to the work budget. Guesses that split S alike lead to the same
+     * subproblems, so only the first is kept (splits are compared in full; a hash only finds candidates).
      */
-    function options(S, distinct, guesses) {
-      const n = S.length, found = [], sizes = new Uint16Array(WIN + 1);
-      const count = guesses ? guesses.length : N;
-      if (work + n * count > allowance) throw new OutOfWork(); // before any row is made
-      spend(n * count);
+    function options(S) {
+      const n = S.length, found = [], sizes = new Uint32Array(WIN + 1);
+      if (work + n * N > allowance) throw new OutOfWork(); // before any row is made
+      work += n * N;
       const columns = S.map(row);
       const seen = new Map(); // hash of a split -> the labels of the splits with that hash
-      let labels = new Uint8Array(n);
-      for (let i = 0; i < count; i++) {
-        const g = guesses ? guesses[i] : i;
+      let labels = new Labels(n);
+      for (let g = 0; g < N; g++) {
         sizes.fill(0);
         let hash = 0;
         for (let j = 0; j < n; j++) {
@@ -110,12 +119,10 @@ const bactreeVerdicts = (function () {
         let bound = n, parts = 0;
         for (let a = 0; a < WIN; a++) if (sizes[a]) { bound += least[sizes[a]]; parts++; }
         if (!wins && parts === 1) continue; // a guess that learns nothing
-        if (distinct) {
-          const alike = seen.get(hash);
-          if (alike && alike.some((other) => other.every((a, j) => a === labels[j]))) continue;
-          if (alike) alike.push(labels); else seen.set(hash, [labels]);
-          labels = new Uint8Array(n);
-        }
+        const alike = seen.get(hash);
+        if (alike && alike.some((other) => other.every((a, j) => a === labels[j]))) continue;
+        if (alike) alike.push(labels); else seen.set(hash, [labels]);
+        labels = new Labels(n);
         found.push({ g, bound, wins }); // g wins on some secret exactly when g is one of S
       }
       found.sort((x, y) => x.bound - y.bound || Number(y.wins) - Number(x.wins) || x.g - y.g);
@@ -123,11 +130,12 @@ const bactreeVerdicts = (function () {
     }
 
     /**
-     * The first of options(S, false, guesses) as { g, bound }, found in one pass with nothing sorted or kept:
-     * the bounds' workhorse, outside the search's work budget (`lead` keeps it within BOUNDS).
+     * The guess of `guesses` (default all) that options(S) would put first, as { g, bound }, found in one
+     * pass with nothing sorted or kept: the bounds' workhorse, outside the search's work budget (`lead` and
+     * `greedy` keep it within BOUNDS).
      */
     function leadOf(S, guesses) {
-      const n = S.length, sizes = new Uint16Array(WIN + 1);
+      const n = S.length, sizes = new Uint32Array(WIN + 1);
       // columns[j][i]: the answer of S[j] to the i-th guess (for a few guesses, scored here rather than whole rows made)
       const columns = guesses ? S.map((s) => { const r = rows.get(s); return guesses.map((g) => (r ? r[g] : score(g, s))); }) : S.map(row);
       const count = guesses ? guesses.length : N;
@@ -173,7 +181,7 @@ const bactreeVerdicts = (function () {
       const low = Math.max(least[n], floor.get(key) || 0);
       if (low >= cutoff) return low;
       let best = Infinity, bestGuess = -1;
-      for (const option of options(S, true)) {
+      for (const option of options(S)) {
         const limit = Math.min(best, cutoff);
         if (option.bound >= limit) break; // sorted by bound: no later guess can do better
         const parts = [...split(S, option.g).parts.values()].sort((x, y) => y.length - x.length);
@@ -269,7 +277,7 @@ const bactreeVerdicts = (function () {
       return { exact: isExact, secrets: n, value: guessValue, best, bestGuess, work, ms: performance.now() - began };
     }
 
-    return { verdict };
+    return { verdict, score }; // score: for the tests
   }
 
   /** A verdict in words: the guess's mean guesses to finish (itself counted), the best's, the loss; exact or bounds. */
