@@ -1,4 +1,4 @@
-"""Find mine's verdicts in headless Chromium, against the brute force (tests/naive_search.py) and the shipped trees.
+"""Find mine's verdicts in headless Chromium, against the brute force (tests/naive_search.py), the shipped trees and bactree.analyse.
 
 The page's engine (bactree/page/verdict.js) is called through its test hook
 `window.bactreeVerdict(history, guess, budget)`, many positions per round
@@ -17,7 +17,7 @@ import pytest
 from bactree import treefile
 from bactree.game import Game, make_game
 from bactree.page import tree_page
-from bactree.walker import load_shipped_tree
+from bactree.walker import load_shipped_tree, shipped_tree_path
 from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium, no_browser
 from naive_search import least_total, min_cost_tree, parts, tree_to_nodes
 from walker_trees import first_pick, write_tree
@@ -242,3 +242,23 @@ def test_the_verdicts_scoring_is_the_games(browser, tmp_path: Path, game: Game) 
     for (g, s), index in zip(pairs, found, strict=True):
         answer = game.score(game.codes[g], game.codes[s])
         assert index == answer.bulls * width + answer.cows, (game.codes[g], game.codes[s])
+
+
+@pytest.mark.parametrize("game", [make_game(), make_game("mastermind")], ids=["4x10", "mastermind"])
+def test_verdicts_agree_with_the_library(browser, tmp_path: Path, game: Game) -> None:
+    """At positions after two guesses the library's exact values (bactree.analyse) lie within the page's verdicts."""
+    from bactree.coach.analyse import analyse  # the exact search: numba
+
+    open_page(browser, shipped_tree_path(game), tmp_path)
+    cases = [(h, g) for h, g in sampled_positions(game, 40, seed=5, least_guesses=2) if len(h) == 2][:8]
+    kinds = set()
+    for (history, guess), verdict in zip(cases, browser.execute_script(VERDICTS, cases)):  # the page's default work
+        found = analyse(game, [(g, a) for g, a in history], top=1, guess=guess, seconds=60)
+        assert found.complete and found.guess.exact and found.optimum.exact
+        assert verdict["secrets"] == len(found.secrets)
+        assert verdict["value"]["lo"] <= found.guess.lower <= verdict["value"]["hi"], (history, guess, verdict)
+        assert verdict["best"]["lo"] <= found.optimum.lower <= verdict["best"]["hi"], (history, guess, verdict)
+        kinds.add(verdict["exact"])
+    assert len(cases) == 8
+    if game.repeats:
+        assert True in kinds  # the page solves most Mastermind positions here exactly: equal to the library's
