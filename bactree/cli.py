@@ -153,17 +153,22 @@ def walk(
 
     Answer each guess as 1B2C, 1b2c, '1 2' or 12; u takes back an answer, q quits.
     Answers that no secret fits are refused, naming the earlier answers they contradict.
+    On a terminal, Mastermind codes are coloured pegs (NO_COLOR=1 keeps plain text).
 
     Example: bactree walk --game mastermind
     """
+    from .pegs import code_painter
     from .play import WalkSession, open_tree, walk_secret
 
     with cli_errors():
         tree = open_tree(file, game_option(game, length, symbols, repeats))
+        show = code_painter(tree.game, sys.stdout)
         if secret is not None:
-            walk_secret(tree, secret, typer.echo)
+            walk_secret(tree, secret, typer.echo, show)
             return
-        status = WalkSession(tree, input, typer.echo).run()
+        session = WalkSession(tree, input, typer.echo)
+        session.show = show
+        status = session.run()
     raise typer.Exit(status)
 
 
@@ -201,11 +206,13 @@ def play(
 
     Guesses that are not codes of the game and answers that contradict earlier
     ones are refused with the reason (a guess asked before, too, in solo);
-    u takes back the last answer (in solo, the last guess); q quits.
+    u takes back the last answer (in solo, the last guess); q quits. On a
+    terminal, Mastermind codes are coloured pegs (NO_COLOR=1 keeps plain text).
 
     Example: bactree play --mode versus --hints
     """
     from .game import preset
+    from .pegs import code_painter
     from .play import RefereeSession, SoloSession, VersusSession, open_tree, pick_secret
 
     with cli_errors():
@@ -226,6 +233,7 @@ def play(
             session = SoloSession(chosen, pick_secret(chosen, seed), input, typer.echo, hints, coach)
         else:
             session = RefereeSession(chosen or preset("bulls-cows"), input, typer.echo, hints)
+        session.show = code_painter(session.game, sys.stdout)
         status = session.run()
     raise typer.Exit(status)
 

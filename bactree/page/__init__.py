@@ -30,7 +30,8 @@ def page_html(doc: dict[str, Any], game: Game, name: str) -> str:
     # `<` only occurs inside JSON strings, where \u003c means the same: no `</script>` can close the block early.
     embedded = orjson.dumps(data).decode().replace("<", "\\u003c")
     title = f"bactree: {name} ({game})".replace("&", "&amp;").replace("<", "&lt;")
-    parts = {"{{TITLE}}": title, "{{STYLE}}": _asset("page.css"), "{{SCRIPT}}": _asset("page.js")}
+    script = _asset("verdict.js") + "\n" + _asset("page.js")  # the verdicts' engine, then the page that uses it
+    parts = {"{{TITLE}}": title, "{{STYLE}}": _asset("page.css"), "{{SCRIPT}}": script}
     page = _asset("page.html")
     for marker, text in parts.items():
         page = page.replace(marker, text)
