@@ -4,10 +4,11 @@
     cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
     refine      `refine`: a budgeted search's tree with a proven lower bound
     finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
+    refutations `RefutationStore`: sets refuted within d guesses, found again in any image under symmetry
     _partition_kernels  numba kernels of how a guess splits a set (parts, labels, counts)
     _height_kernels     numba kernel of the depth-bounded search (`_find_guess`)
     _cost_kernels       numba kernels of the least-cost search (bounds, memo, branch and bound)
-    _symmetry   numba kernels of symmetry (least guesses of each orbit)
+    _symmetry   numba kernels of symmetry (a history's stabiliser, a set's own maps, least guesses of each orbit)
     _finder_kernels  numba kernels of the finder's last three guesses
 
 The kernels call across `_partition_kernels`, `_height_kernels` and
