@@ -6,6 +6,7 @@
     finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
     _kernels    numba kernels of both searches
     _symmetry   numba kernels of symmetry (least guesses of each orbit)
+    _memo       the kernels' memo tables (typed dicts made by a cached kernel)
     _finder_kernels  numba kernels of the finder's last three guesses
 
 Data flows down: `cost` drives `height`'s `Solver`, both call the kernels,

@@ -27,12 +27,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from .. import _kernels as _answer_kernels, _strategy_kernels
 from ..treefile import Node, node
-from . import _kernels
+from . import _kernels, _memo
 from .height import Progress, Solver
 
 INFINITE = _kernels.INFINITE
@@ -172,9 +171,8 @@ class CostSearch:
         self.floor = cost_floors(cost, solver.caps, self.level_fill)
         self.lookahead = cost.weights[1] > 0  # the kernels' lookahead bounds total guesses
         self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
-        key_type = numba.types.UniTuple(numba.types.uint64, 2)
-        self.kernel_exact = numba.typed.Dict.empty(key_type, numba.types.int64)
-        self.kernel_lower = numba.typed.Dict.empty(key_type, numba.types.int64)
+        self.kernel_exact = _memo._new_memo()
+        self.kernel_lower = _memo._new_memo()
         self.lower: dict[tuple[bytes, int], int] = {}
         self._greedy: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, Node]] = {}
         self.nodes_searched = 0
