@@ -482,9 +482,14 @@ class CostSearch:
 
     def best_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
         """(least cost, lowest guess reaching it) for `subset` within `depth` guesses."""
-        cost = self.solve(subset, depth, INFINITE, history, kernel=False)
+        cost = self.solve(subset, depth, INFINITE, history)  # a small set's value from the kernel, mostly remembered
         if len(subset) == 1:
             return cost, int(subset[0])
         if cost >= INFINITE:
             raise ValueError("no tree of that height exists")
-        return cost, self.exact[(subset.tobytes(), depth)][1]
+        key = (subset.tobytes(), depth)
+        if key not in self.exact:
+            # Searched here to name the guess; bounded by the value, the screen drops every guess that cannot reach it,
+            # and the lowest guess reaching it is still the one kept.
+            self.solve(subset, depth, cost + 1, history, kernel=False)
+        return cost, self.exact[key][1]
