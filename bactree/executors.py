@@ -15,7 +15,6 @@ machine's store, zero-copy and read-only.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import queue
 import signal
@@ -96,15 +95,26 @@ def _local_worker_setup(initializer: Callable[..., None], *init_args: Any) -> No
 
 
 class LocalExecutor(Executor):
-    """Forked worker processes of this machine: they inherit the parent's arrays (copy-on-write, never written)."""
+    """Forked worker processes of this machine: they inherit the parent's arrays (copy-on-write, never written).
+
+    With one worker to start, the tasks run in this process instead, each as
+    it is submitted: no process is forked, and none sets itself up again.
+    """
 
     def __init__(self, workers: int | None) -> None:
         self.workers = workers or os.cpu_count() or 1
         self._pool: Any = None
+        self._inline = False
         self._arrived: queue.Queue = queue.Queue()
 
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:
         count = min(self.workers, max(at_most, 1))
+        if count == 1:
+            initializer(*init_args)
+            self._inline = True
+            return 1
+        import multiprocessing  # here: a build that runs its tasks in this process does without it
+
         # With fork, `init_args` reach the children by inheritance, not pickling: one table per machine.
         self._pool = multiprocessing.get_context("fork").Pool(
             count, initializer=_local_worker_setup, initargs=(initializer, *init_args)
@@ -112,6 +122,12 @@ class LocalExecutor(Executor):
         return count
 
     def submit(self, function: Callable[..., Any], *args: Any) -> None:
+        if self._inline:
+            try:
+                self._arrived.put(function(*args))
+            except Exception as err:  # raised by `next_result`, as a worker's would be; Ctrl-C stops the build here
+                self._arrived.put(err)
+            return
         self._pool.apply_async(function, args, callback=self._arrived.put, error_callback=self._arrived.put)
 
     def next_result(self) -> Any:

@@ -482,6 +482,9 @@ class CostSearch:
 
     def best_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
         """(least cost, lowest guess reaching it) for `subset` within `depth` guesses."""
+        if not subset.flags.writeable:
+            # A read-only set (Ray hands parts over so) crashes `_least_cost` as numba loads it from its cache.
+            subset = subset.copy()
         cost = self.solve(subset, depth, INFINITE, history)  # a small set's value from the kernel, mostly remembered
         if len(subset) == 1:
             return cost, int(subset[0])
