@@ -354,7 +354,7 @@ def build(
         Optional[int],
         typer.Option("--budget", help="Most sets each search (or expected subproblem) may examine before it keeps its greedy tree (the file then says optimal: false, with a lower bound); with --tie-break none, sets plus guesses tried at three guesses left, before a height is left undecided (a lower bound) and taller trees are sought."),
     ] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected, or worst-case with --tie-break none: processes for the subproblems (default: one per core).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected, or worst-case with --tie-break none: processes for the subproblems (default: one per core; below 2000 secrets, this process alone).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Expected, or worst-case with --tie-break none: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
     executor: Annotated[str, typer.Option("--executor", help="Expected, or --tie-break none: run the subproblems on local processes or on Ray (pip install 'bactree\\[cluster]').")] = "local",
     address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
