@@ -16,7 +16,11 @@ still-possible, then lowest code).
 lookahead: over the guess's parts, the largest of the least largest part a
 next guess can leave (so what the guess after next must still solve).
 With `--by-lookahead` both commands take the guesses by that figure first
-(the finder's order on ties): a ranking with one guess of lookahead.
+(the finder's order on ties): a ranking with one guess of lookahead. With
+`--set-symmetry` only one guess of each orbit under the set's own
+symmetries is kept (`Solver.set_canonical_guesses`; the order stays), as
+the exhaustive search does: every other guess splits the set as one of
+them does, up to a relabelling, so `decide` is exact on them alone.
 
 `decide` decides each guess in that order, exactly (`Solver.find_guess`,
 every guess tried below it): whether it starts a tree solving the set
@@ -78,18 +82,28 @@ def lookahead(solver: Solver, subset: np.ndarray, guess: int) -> int:
 
 
 def ordered_guesses(
-    solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, by_lookahead: bool
+    solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, by_lookahead: bool,
+    set_symmetry: bool = False,
 ) -> list[int]:
-    """The guesses probed, in `TreeFinder`'s order, or with `by_lookahead` by `lookahead` first (stable)."""
+    """The guesses probed, in `TreeFinder`'s order, or with `by_lookahead` by `lookahead` first (stable).
+
+    With `set_symmetry`, only those least in their orbit under the set's own symmetries.
+    """
     ranked = TreeFinder(solver).ranked_guesses(subset, left, history).tolist()
+    if set_symmetry:
+        kept = set(solver.set_canonical_guesses(subset, history).tolist())
+        ranked = [guess for guess in ranked if guess in kept]
     if by_lookahead:
         ranked.sort(key=lambda guess: lookahead(solver, subset, guess))
     return ranked
 
 
-def rank(solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, top: int, by_lookahead: bool) -> None:
+def rank(
+    solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, top: int, by_lookahead: bool,
+    set_symmetry: bool = False,
+) -> None:
     codes = solver.game.codes
-    for index, guess in enumerate(ordered_guesses(solver, subset, history, left, by_lookahead)[:top]):
+    for index, guess in enumerate(ordered_guesses(solver, subset, history, left, by_lookahead, set_symmetry)[:top]):
         sizes = sorted((len(part) for part in solver.split(subset, guess)), reverse=True)
         ahead = lookahead(solver, subset, guess)
         print(f"{index} {codes[guess]}: parts {' '.join(map(str, sizes))}; after the next guess at least {ahead}", flush=True)
@@ -97,11 +111,11 @@ def rank(solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int
 
 def decide(
     solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, start: int, count: int | None,
-    by_lookahead: bool = False,
+    by_lookahead: bool = False, set_symmetry: bool = False,
 ) -> bool:
     """Print each guess's outcome from `start`; True when a guess works."""
     codes = solver.game.codes
-    ranked = ordered_guesses(solver, subset, history, left, by_lookahead)
+    ranked = ordered_guesses(solver, subset, history, left, by_lookahead, set_symmetry)
     stop = len(ranked) if count is None else min(len(ranked), start + count)
     for index in range(start, stop):
         began = time.process_time()
@@ -127,6 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--symbols", default=None)
     parser.add_argument("--path", required=True)
     parser.add_argument("--by-lookahead", action="store_true", help="order guesses by the lookahead figure first")
+    parser.add_argument("--set-symmetry", action="store_true", help="one guess of each orbit under the set's symmetries")
     commands = parser.add_subparsers(dest="command", required=True)
     ranking = commands.add_parser("rank")
     ranking.add_argument("--left", type=int, required=True, help="guesses left for the set")
@@ -145,9 +160,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"Error: {err}")
     print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}", flush=True)
     if args.command == "rank":
-        rank(solver, subset, history, args.left, args.top, args.by_lookahead)
+        rank(solver, subset, history, args.left, args.top, args.by_lookahead, args.set_symmetry)
     else:
-        decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead)
+        decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead, args.set_symmetry)
     print(f"{time.perf_counter() - began:.1f}s", file=sys.stderr)
 
 

@@ -10,7 +10,9 @@ import os
 import shutil
 import tempfile
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Iterator, NoReturn
+
+import pytest
 
 HOW_TO_GET_A_BROWSER = (
     "the browser tests need selenium (pip install -e '.[test]') and Chromium with its driver "
@@ -23,14 +25,46 @@ FLAGS = (
 
 
 class NoBrowser(Exception):
-    """Chromium, its driver or selenium is missing, or Chromium would not start; the message says how to get one."""
+    """Chromium, its driver or selenium is missing, or Chromium would not start; the message says which and how to get it."""
 
 
-def browser_paths() -> tuple[str, str] | None:
-    """Chromium and chromedriver, if both are installed."""
-    chromium = os.environ.get("BACTREE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = os.environ.get("BACTREE_CHROMEDRIVER") or shutil.which("chromedriver")
-    return (chromium, driver) if chromium and driver else None
+def on_ci() -> bool:
+    """Whether this run is CI's: `CI=true` (or 1), as GitHub Actions, GitLab and most CI services set it."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1")
+
+
+def no_browser(reason: str, module_level: bool = False) -> NoReturn:
+    """Under CI the browser tests fail, saying why; elsewhere they skip with the reason (`-rs` shows it).
+
+    CI installs Chromium (.ci/install-browser), so a browser that cannot
+    start there is a broken check, not a machine without one: skipping would
+    leave CI green with the page untested.
+    """
+    if on_ci():
+        pytest.fail(f"CI=true and the browser tests cannot run: {reason}", pytrace=False)
+    pytest.skip(reason, allow_module_level=module_level)
+
+
+def _binary(variable: str, names: tuple[str, ...], what: str) -> str:
+    """The path of `what`: from the environment variable if set (it must exist), else the first of `names` on PATH."""
+    given = os.environ.get(variable)
+    if given:
+        if not os.path.isfile(given):
+            raise NoBrowser(f"{what} not found: {variable}={given} is not a file; {HOW_TO_GET_A_BROWSER}")
+        return given
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    raise NoBrowser(f"{what} not found: no {' or '.join(names)} on PATH; {HOW_TO_GET_A_BROWSER}")
+
+
+def browser_paths() -> tuple[str, str]:
+    """Chromium and chromedriver; `NoBrowser` naming the one that is missing."""
+    return (
+        _binary("BACTREE_CHROMIUM", ("chromium", "chromium-browser"), "Chromium"),
+        _binary("BACTREE_CHROMEDRIVER", ("chromedriver",), "chromedriver"),
+    )
 
 
 @contextmanager
@@ -41,10 +75,8 @@ def chromium(width: int, height: int) -> Iterator[Any]:
         from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        raise NoBrowser(HOW_TO_GET_A_BROWSER) from None
+        raise NoBrowser(f"selenium is not installed; {HOW_TO_GET_A_BROWSER}") from None
     paths = browser_paths()
-    if paths is None:
-        raise NoBrowser(HOW_TO_GET_A_BROWSER)
     profile = tempfile.mkdtemp(prefix="bactree-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = paths[0]
@@ -55,7 +87,8 @@ def chromium(width: int, height: int) -> Iterator[Any]:
         driver = webdriver.Chrome(service=Service(paths[1]), options=options)
     except WebDriverException as err:
         shutil.rmtree(profile, ignore_errors=True)
-        raise NoBrowser(f"Chromium did not start ({err.msg}); {HOW_TO_GET_A_BROWSER}") from None
+        first_line = (err.msg or "no message").strip().splitlines()[0]
+        raise NoBrowser(f"Chromium did not start ({first_line}); {HOW_TO_GET_A_BROWSER}") from None
     try:
         yield driver
     finally:

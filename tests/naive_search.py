@@ -164,3 +164,136 @@ def fits_within(game: Game, secrets: frozenset[str], depth: int, hard: bool = Fa
         if split is not None and all(fits_within(game, part, depth - 1, hard) for part in split.values()):
             return True
     return False
+
+
+def set_symmetries(game: Game, secrets: frozenset[str]) -> list[dict[str, str]]:
+    """Every (position permutation, relabelling) that maps the set `secrets` onto itself, as a map of codes."""
+    n = game.length
+    found = []
+    for perm in itertools.permutations(range(n)):
+        for relabel in itertools.permutations(game.symbols):
+            mapping = dict(zip(game.symbols, relabel))
+            images = {}
+            for code in game.codes:
+                image = [""] * n
+                for i, symbol in enumerate(code):
+                    image[perm[i]] = mapping[symbol]
+                images[code] = "".join(image)
+            if {images[code] for code in secrets} == secrets:
+                found.append(images)
+    return found
+
+
+def set_canonical_codes(game: Game, secrets: frozenset[str]) -> set[str]:
+    """Codes least in their orbit under the symmetries of the set `secrets`."""
+    group = set_symmetries(game, secrets)
+    return {code for code in game.codes if all(images[code] >= code for images in group)}
+
+def most_solved(game: Game, depth: int) -> int:
+    """Most secrets any tree can find within `depth` guesses: one per node, one node at guess 1, b times more each level.
+
+    b is the number of answers besides all-bulls: a node has at most one child per answer.
+    """
+    branching = len(game.answers) - 1
+    most = 0
+    for _ in range(depth):
+        most = 1 + branching * most
+    return most
+
+
+def fill_floor(game: Game, size: int) -> int:
+    """Least total guesses any tree can take on `size` secrets: each found at its own node, levels filled from the top."""
+    branching = len(game.answers) - 1
+    total, guess, room = 0, 1, 1
+    while size > 0:
+        placed = min(size, room)
+        total += placed * guess
+        size -= placed
+        guess += 1
+        room *= branching
+    return total
+
+
+def lookahead_floor(game: Game, secrets: frozenset[str], depth: int, kernel_max: int) -> int | None:
+    """The search's lower bound of the total on `secrets` within `depth` guesses (None: none fits), as its docstrings define it.
+
+    At most 2 secrets: the level fill (exact). Up to `kernel_max`: a part of
+    c costs at least 2c - 1, so a guess with k answers besides all-bulls
+    (hit = 1 if it may be the secret) costs at least 3|S| - (k + 2 hit);
+    the least over every code. Larger: one guess of lookahead, the least
+    over every useful code whose parts fit of |S| plus its parts' level fills.
+    Never below the level fill.
+    """
+    size = len(secrets)
+    if size > most_solved(game, depth):
+        return None
+    floor = fill_floor(game, size)
+    if size <= 2:
+        return floor
+    if size <= kernel_max:
+        most = max(len(parts(game, secrets, code)) + 2 * (code in secrets) for code in game.codes)
+        return max(floor, 3 * size - most)
+    values = [
+        size + sum(fill_floor(game, len(part)) for part in split.values())
+        for split in (useful_parts(game, secrets, code) for code in game.codes)
+        if split is not None and all(len(part) <= most_solved(game, depth - 1) for part in split.values())
+    ]
+    return max(floor, min(values)) if values else None
+
+
+def other_guesses(game: Game, secrets: frozenset[str], depth: int, kept: str) -> list[dict[Answer, frozenset[str]]]:
+    """The parts of every useful code whose parts fit `depth` - 1 guesses and differ from `kept`'s parts.
+
+    A useful code that solves splits off itself, so the parts alone tell codes
+    apart up to codes of the same partition, whose trees cost the same.
+    """
+    kept_parts = frozenset(parts(game, secrets, kept).values())
+    found = []
+    for code in game.codes:
+        split = useful_parts(game, secrets, code)
+        if split is None or frozenset(split.values()) == kept_parts:
+            continue
+        if all(len(part) <= most_solved(game, depth - 1) for part in split.values()):
+            found.append(split)
+    return found
+
+
+def others_lookahead(game: Game, secrets: frozenset[str], depth: int, kept: str, kernel_max: int) -> int | None:
+    """`refine.others_bound`'s value: over every other guess, |S| plus the lookahead floor of each part; None if none."""
+    values = []
+    for split in other_guesses(game, secrets, depth, kept):
+        bounds = [lookahead_floor(game, part, depth - 1, kernel_max) for part in split.values()]
+        if None not in bounds:
+            values.append(len(secrets) + sum(bounds))
+    return min(values, default=None)
+
+
+def others_least_total(game: Game, secrets: frozenset[str], depth: int, kept: str) -> int | None:
+    """The least total of the trees whose first guess is any other than `kept`'s partition (no cap binds at this depth)."""
+    return min(
+        (len(secrets) + sum(least_total(game, part) for part in split.values())
+         for split in other_guesses(game, secrets, depth, kept)),
+        default=None,
+    )
+
+
+def still_possible_value(game: Game, secrets: frozenset[str], outside: int | None) -> int | None:
+    """The total a still-possible guess is proven to reach on `secrets` from part sizes alone, or None.
+
+    Each code of `secrets` is valued |S| plus its parts' level fills: exact
+    when every part has at most 2 secrets, only a bound otherwise. The best
+    exact value is proven least when no bound, nor `outside` (a bound for
+    every code outside the set; None in hard mode, where there is none), is lower.
+    """
+    size = len(secrets)
+    exact, bounded = [], []
+    for code in sorted(secrets):
+        split = parts(game, secrets, code)
+        value = size + sum(fill_floor(game, len(part)) for part in split.values())
+        (exact if all(len(part) <= 2 for part in split.values()) else bounded).append(value)
+    if not exact:
+        return None
+    best = min(exact)
+    if best <= min(bounded, default=best) and (outside is None or best <= outside):
+        return best
+    return None

@@ -7,7 +7,10 @@ and the values the kernels return as exact must equal it.
 
 from __future__ import annotations
 
+import itertools
+
 import naive
+import naive_search
 import numpy as np
 import pytest
 from game_strategies import small_games
@@ -148,6 +151,62 @@ def random_subsets(game: Game, data: st.DataObject, most: int) -> list[int]:
     return sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(most, size), unique=True)))
 
 
+def check_still_possible_value(game: Game, search: CostSearch, picked: list[int], hard: bool, optimum: int) -> int:
+    """`_still_possible_value` settles exactly when the rule of `naive_search.still_possible_value` says, at the optimum.
+
+    It must settle when a still-possible guess with parts of at most 2 is
+    valued no higher than every other guess's bound (and, unless in hard
+    mode, than any guess outside the set); otherwise it must return -1. A
+    settled value must be the brute-force optimum. Returns what it gave.
+    """
+    solver = search.solver
+    depth = solver.num_codes
+    floor = search.floor_at(depth)
+    s = len(picked)
+    outside = None if hard else naive_search.fill_floor(game, s + 1) - 1  # every secret found at guess 2 or later
+    settled = _search_kernels._still_possible_value(
+        solver.table, np.array(picked, np.int64), solver.solved, solver.num_slots, floor, s,
+        _search_kernels.INFINITE if outside is None else outside, solver.caps[depth - 1],
+    )
+    expected = naive_search.still_possible_value(game, frozenset(game.codes[i] for i in picked), outside)
+    if expected is None:
+        assert settled == -1
+    else:
+        assert settled == expected == optimum
+    return settled
+
+
+@pytest.mark.parametrize(
+    ("codes", "hard", "settles"),
+    [
+        (["012"], False, 1),  # one secret: guessed at once
+        (["012", "013", "021"], False, 5),  # 012 tells 013 and 021 apart: 3 + 1 + 1, the least any tree takes
+        (["012", "103", "230", "321"], False, -1),  # every code of the set leaves the other three together
+        (["012", "021", "102", "120", "201"], False, -1),  # its best, two pairs (11), loses to what a code outside may do (10)
+        (["012", "021", "102", "120", "201"], True, 11),  # the same in hard mode, where no code outside may be guessed
+    ],
+)
+def test_still_possible_value_cases(codes: list[str], hard: bool, settles: int) -> None:
+    """Sets of 3 of 0-3 that must settle, and must not, each for its reason."""
+    game = TINY_GAMES[0]
+    picked = sorted(game.code_index[code] for code in codes)
+    optimum = least_total(game, frozenset(codes), hard)
+    assert check_still_possible_value(game, search_for(game, hard), picked, hard, optimum) == settles
+
+
+@pytest.mark.parametrize("hard", [False, True], ids=["free", "hard"])
+@pytest.mark.parametrize(("game", "most"), [(TINY_GAMES[0], 4), (TINY_GAMES[1], 4), (TINY_GAMES[2], 9)], ids=str)
+def test_still_possible_value_on_every_small_set(game: Game, most: int, hard: bool) -> None:
+    """Every set of up to `most` codes of a tiny game: each settles or not as it must, and both happen."""
+    search = search_for(game, hard)
+    outcomes = set()
+    for size in range(1, most + 1):
+        for picked in itertools.combinations(range(len(game.codes)), size):
+            optimum = least_total(game, frozenset(game.codes[i] for i in picked), hard)
+            outcomes.add(check_still_possible_value(game, search, list(picked), hard, optimum) >= 0)
+    assert outcomes == {True, False}
+
+
 @pytest.mark.parametrize("hard", [False, True], ids=["free", "hard"])
 @pytest.mark.parametrize("game", TINY_GAMES, ids=str)
 @settings(max_examples=25, deadline=None)
@@ -166,12 +225,7 @@ def test_expected_kernels_against_brute_force(game: Game, hard: bool, data: st.D
         hard, search.kernel_exact, search.kernel_lower,
     )
     assert floor[len(picked)] <= bound <= optimum
-    s = len(picked)
-    outside = _search_kernels.INFINITE if hard else int(floor[s + 1]) - 1
-    settled = _search_kernels._still_possible_value(
-        solver.table, subset, solver.solved, solver.num_slots, floor, s, outside, solver.caps[depth - 1]
-    )
-    assert settled in (-1, optimum)
+    check_still_possible_value(game, search, picked, hard, optimum)
     assert search.solve(subset, depth) == optimum  # the kernel, its memo now holding the lookahead
     assert search.solve(subset, depth, kernel=False) == optimum  # the Python levels
     assert search.lookahead_bound(subset, depth, ()) == optimum  # exact values are remembered

@@ -1,7 +1,9 @@
 """The `bactree html` page in a real browser: headless Chromium, driven by selenium, every mode by clicking and typing.
 
-One browser serves the whole module. The pages are opened from file:// URLs;
-Chromium runs with every background connection off (this page needs none).
+One browser serves the whole module. Without one the tests skip, saying how
+to get it; under CI (CI=true) they fail instead, so they cannot vanish
+quietly. The pages are opened from file:// URLs; Chromium runs with every
+background connection off (this page needs none).
 With BACTREE_SCREENSHOTS=1 the last test of each mode saves a phone-width screenshot
 into docs/ for the README; otherwise a test run leaves the tracked files alone.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Iterator
 
@@ -20,12 +23,17 @@ from bactree.page import tree_page
 from bactree.play import remaining
 from bactree.shipped import shipped_trees
 from bactree.walker import Tree, load_shipped_tree, load_tree
-from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium
+from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium, no_browser
 from walker_trees import write_tree
 
-webdriver = pytest.importorskip("selenium.webdriver", reason=HOW_TO_GET_A_BROWSER)
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
+try:
+    from selenium import webdriver
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+except ImportError:
+    webdriver = None
+if webdriver is None:  # outside the except: under CI the failure is one line, not a chain
+    no_browser(f"selenium is not installed; {HOW_TO_GET_A_BROWSER}", module_level=True)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BC3 = Game(3, "0123", False)
@@ -34,11 +42,16 @@ PHONE = (390, 844)
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
-    try:
-        with chromium(*PHONE) as driver:
+    """One headless Chromium for the module; without one the tests skip, or under CI=true fail (`no_browser`)."""
+    with ExitStack() as stack:
+        try:
+            driver = stack.enter_context(chromium(*PHONE))
+        except NoBrowser as err:
+            reason = str(err)  # reported below, outside the except: under CI the failure is one line, not a chain
+        else:
             yield driver
-    except NoBrowser as err:
-        pytest.skip(str(err))
+            return
+    no_browser(reason)
 
 
 @pytest.fixture(scope="module")

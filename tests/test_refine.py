@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import naive_search
 import numpy as np
 import pytest
 from game_strategies import small_games
@@ -48,35 +49,53 @@ def test_entropy_rule_picks_the_entropy_strategy_s_first_guess(game: Game) -> No
     assert search.greedy_order(everything, search.solver.num_codes, (), guesses)[0] == Entropy(game).pick(everything)
 
 
-def plain_others_bound(search: CostSearch, subset: np.ndarray, depth: int, kept: int) -> int:
-    """Reference: the least, over every candidate but `kept`, of its cost plus each part's lookahead bound."""
-    guesses, _, _ = search.candidates(subset, depth, ())
-    least = cost.INFINITE
-    for guess in guesses.tolist():
-        if guess != kept:
-            parts = search.solver.split(subset, guess)
-            bound = search.cost.guess_cost(len(subset), depth) + sum(
-                search.lookahead_bound(part, depth - 1, (guess,)) for part in parts
-            )
-            least = min(least, bound)
-    return least
+def others_bound_of(game: Game, subset: np.ndarray, pick: int) -> tuple[int, str]:
+    """`others_bound` on `subset` (fresh memos), all guesses left, keeping candidate number `pick`: (bound, kept code)."""
+    solver = Solver(game)
+    depth = solver.num_codes
+    search = CostSearch(solver, TOTAL_GUESSES)
+    guesses, bases, _ = search.candidates(subset, depth, ())
+    kept = int(guesses[pick % len(guesses)])
+    return others_bound(search, subset, depth, (), guesses, bases, kept, cost.INFINITE), game.codes[kept]
 
 
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_codes=250), st.data())
-def test_others_bound_equals_the_plain_loop(game: Game, data: st.DataObject) -> None:
-    """The kernel's screen plus the large parts' lookahead gives the plain loop's bound (fresh memos on both sides)."""
+def test_others_bound_equals_the_reference(game: Game, data: st.DataObject) -> None:
+    """The kernel's screen plus the large parts' lookahead gives the bound the docstrings define, recomputed from the rules.
+
+    `naive_search.others_lookahead` works on code strings: every code as a
+    guess, each part's bound from its answers (not the search's candidates
+    or `lookahead_bound`, which are under test). A small `KERNEL_MAX_SET`
+    sends parts past it through the Python path.
+    """
     saved = cost.KERNEL_MAX_SET
-    cost.KERNEL_MAX_SET = data.draw(st.sampled_from([3, 5, 30]))  # small: parts past it go through the Python path
+    cost.KERNEL_MAX_SET = data.draw(st.sampled_from([3, 5, 30]))
     try:
         subset = random_subset(game, data, 3, cost.SYMMETRY_MIN_SET - 1)
-        solver = Solver(game)
-        depth = solver.num_codes
-        search = CostSearch(solver, TOTAL_GUESSES)
-        guesses, bases, _ = search.candidates(subset, depth, ())
-        kept = int(guesses[data.draw(st.integers(0, len(guesses) - 1))])
-        fast = others_bound(search, subset, depth, (), guesses, bases, kept, cost.INFINITE)
-        assert fast == plain_others_bound(CostSearch(solver, TOTAL_GUESSES), subset, depth, kept)
+        fast, kept = others_bound_of(game, subset, data.draw(st.integers(0, 10**6)))
+        secrets = frozenset(game.codes[i] for i in subset.tolist())
+        expected = naive_search.others_lookahead(game, secrets, len(game.codes), kept, cost.KERNEL_MAX_SET)
+        assert fast == (cost.INFINITE if expected is None else expected)
+    finally:
+        cost.KERNEL_MAX_SET = saved
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_games(max_codes=120), st.data())
+def test_others_bound_is_at_most_the_brute_force_optimum(game: Game, data: st.DataObject) -> None:
+    """A proven bound: never above the least total, by brute force, of a tree whose first guess is not the kept one's."""
+    saved = cost.KERNEL_MAX_SET
+    cost.KERNEL_MAX_SET = data.draw(st.sampled_from([3, 30]))
+    try:
+        subset = random_subset(game, data, 3, 10)
+        fast, kept = others_bound_of(game, subset, data.draw(st.integers(0, 10**6)))
+        secrets = frozenset(game.codes[i] for i in subset.tolist())
+        optimum = naive_search.others_least_total(game, secrets, len(game.codes), kept)
+        if optimum is None:  # every useful guess splits like the kept one
+            assert fast == cost.INFINITE
+        else:
+            assert naive_search.fill_floor(game, len(secrets)) <= fast <= optimum
     finally:
         cost.KERNEL_MAX_SET = saved
 

@@ -1,9 +1,13 @@
-"""Numba kernels of symmetry: which guesses are least in their orbit under a history's stabiliser.
+"""Numba kernels of symmetry: which guesses are least in their orbit under a history's stabiliser or a set's own symmetries.
 
 A symmetry of the game is a permutation of positions combined with a
 relabelling of symbols; it keeps every answer. Guesses that such a map sends
 onto each other, while it fixes every earlier guess, start equivalent
 subtrees, so the search tries one guess of each orbit (`Solver.canonical_guesses`).
+The same holds for any map that sends the set being searched onto itself
+(`_set_automorphisms`): those form a group that holds the history's
+stabiliser and can be larger, since a set may have symmetries its history
+lacks (`Solver.set_canonical_guesses`).
 These kernels call nothing in other files, so numba's cache (which does not
 see changes to callees in other files) stays sound.
 """
@@ -54,16 +58,28 @@ def _canonical_mask(codes, history, perms, num_symbols):
     """True for each code that is the least code of its orbit under the history's stabiliser.
 
     Guesses in one orbit give subproblems that are images of each other, so a
-    search needs only the marked ones. Symbols unused by the history are
-    relabelled in order of first appearance to the least unused symbols, which
-    gives the least code among those relabellings.
+    search needs only the marked ones.
     """
     group_perms, maps = _stabiliser(history, perms, num_symbols)
-    num_codes, n = codes.shape
     used = np.zeros(num_symbols, np.bool_)
     for h in range(history.shape[0]):
-        for i in range(n):
+        for i in range(codes.shape[1]):
             used[history[h, i]] = True
+    return _least_in_orbits(codes, group_perms, maps, used)
+
+
+@njit(cache=True)
+def _least_in_orbits(codes, group_perms, maps, used):
+    """True for each code that no element of the group maps to a smaller code.
+
+    The group: the listed elements (`group_perms`, `maps` as `_stabiliser`
+    gives them), each combined with every relabelling among themselves of the
+    symbols not `used` (their maps are -1). Those are relabelled in order of
+    first appearance to the least unused symbols, which gives the least code
+    among those relabellings.
+    """
+    num_symbols = used.shape[0]
+    num_codes, n = codes.shape
     unused = np.empty(num_symbols, np.int64)
     num_unused = 0
     for c in range(num_symbols):
@@ -97,3 +113,102 @@ def _canonical_mask(codes, history, perms, num_symbols):
                 mask[ci] = False
                 break
     return mask
+
+
+@njit(cache=True)
+def _set_automorphisms(codes, subset, member, perms, num_symbols, index_of, cap):
+    """(perm_rows, symbol_maps, used, complete): the elements that map the set `subset` onto itself.
+
+    Elements are given as `_stabiliser` gives them, the symbols no code of
+    the set uses (`used` False) mapped to -1: any relabelling of those among
+    themselves keeps the set too. A used symbol may map only to one that sits
+    as often at each (permuted) position, and each such full map is checked
+    code by code. When more than `cap` maps reach that check the listing
+    stops and `complete` is False: the elements listed are then only some.
+    `index_of[v]` is the index of the code whose digits in base
+    `num_symbols` read v, or -1.
+    """
+    num_perms, n = perms.shape
+    profile = np.zeros((num_symbols, n), np.int64)
+    for x in subset:
+        for i in range(n):
+            profile[codes[x, i], i] += 1
+    used = np.zeros(num_symbols, np.bool_)
+    order = np.empty(num_symbols, np.int64)
+    num_used = 0
+    for c in range(num_symbols):
+        for i in range(n):
+            if profile[c, i]:
+                used[c] = True
+        if used[c]:
+            order[num_used] = c
+            num_used += 1
+    place = np.ones(n, np.int64)  # place[j]: the weight of position j in a code's number
+    for j in range(n - 2, -1, -1):
+        place[j] = place[j + 1] * num_symbols
+    maps = np.empty((cap, num_symbols), np.int64)
+    rows = np.empty((cap, n), perms.dtype)
+    num_found = 0
+    candidate = np.zeros((num_symbols, num_symbols), np.bool_)
+    symbol_map = np.full(num_symbols, -1, np.int64)
+    taken = np.zeros(num_symbols, np.bool_)
+    choice = np.zeros(num_symbols + 1, np.int64)
+    checked = 0
+    for p in range(num_perms):
+        # Symbol c may map to d when d sits at position perm[i] as often as c sits at i, for every i.
+        possible = True
+        for a in range(num_used):
+            c = order[a]
+            any_d = False
+            for d in range(num_symbols):
+                ok = used[d]
+                for i in range(n):
+                    if ok and profile[c, i] != profile[d, perms[p, i]]:
+                        ok = False
+                candidate[c, d] = ok
+                any_d = any_d or ok
+            if not any_d:
+                possible = False
+                break
+        if not possible or num_used == 0:
+            continue
+        # Depth first over the used symbols in order; choice[a]: the next image to try for order[a].
+        taken[:] = False
+        symbol_map[:] = -1
+        a = 0
+        choice[0] = 0
+        while a >= 0:
+            c = order[a]
+            if symbol_map[c] >= 0:  # back here: free this symbol's image and try the next
+                taken[symbol_map[c]] = False
+                symbol_map[c] = -1
+            d = choice[a]
+            while d < num_symbols and (not candidate[c, d] or taken[d]):
+                d += 1
+            if d == num_symbols:
+                a -= 1
+                continue
+            choice[a] = d + 1
+            symbol_map[c] = d
+            taken[d] = True
+            if a + 1 < num_used:
+                a += 1
+                choice[a] = 0
+                continue
+            checked += 1
+            if checked > cap:
+                return rows[:num_found], maps[:num_found], used, False
+            onto = True
+            for x in subset:
+                v = 0
+                for i in range(n):
+                    v += symbol_map[codes[x, i]] * place[perms[p, i]]
+                y = index_of[v]
+                if y < 0 or not member[y]:
+                    onto = False
+                    break
+            if onto:
+                rows[num_found] = perms[p]
+                maps[num_found] = symbol_map
+                num_found += 1
+    return rows[:num_found], maps[:num_found], used, True

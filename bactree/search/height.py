@@ -28,7 +28,7 @@ from .. import _kernels as _code_kernels
 from ..codes import answer_table, code_array, decode_answer, num_slots, solved_slot
 from ..game import Answer, Game
 from . import _finder_kernels, _kernels
-from ._symmetry import _canonical_mask
+from ._symmetry import _canonical_mask, _least_in_orbits, _set_automorphisms
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
 KERNEL_DEPTH = 3
@@ -36,6 +36,9 @@ KERNEL_DEPTH = 3
 # history's array can hold every code (262 KB on Mastermind 5x8), and a long search meets
 # thousands of histories: uncapped, the cache reached 549 MB on one 5 of 9 part.
 CANONICAL_CACHE_BYTES = 256 << 20
+# Most symbol maps `_set_automorphisms` checks for one set before it gives up and the history's
+# stabiliser is used alone; the group's elements then cost `_least_in_orbits` one pass each over the codes.
+SET_SYMMETRY_CAP = 512
 
 Progress = Callable[[str], None]
 
@@ -94,6 +97,7 @@ class Solver:
         self._memo: dict[tuple[bytes, int], int] = {}
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
         self._canonical_bytes = 0  # held by `_canonical` apart from `all_guesses`, which it shares
+        self._index_of: np.ndarray | None = None
 
     # -- symmetry -------------------------------------------------------
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
@@ -116,6 +120,39 @@ class Solver:
             self._canonical[key] = found
             self._canonical_bytes += size
         return found
+
+    def set_canonical_guesses(self, subset: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
+        """The history's canonical guesses that are also least in their orbit under the set's own symmetries.
+
+        Every map that sends `subset` onto itself (a relabelling of positions
+        and symbols) sends a guess's parts onto another guess's parts, so the
+        two start trees of the same height and cost: one guess of each orbit
+        is enough. That group holds the history's stabiliser and can be far
+        larger (16 maps fix the 312-secret set of 5 of 10 after 01234/0B2C,
+        15367, 50642, against 2 that fix its history), and ties go to the least
+        code as before, so the search finds the same guess. Sets whose maps
+        take more than `SET_SYMMETRY_CAP` checks to list keep the history's
+        guesses.
+        """
+        pool = self.canonical_guesses(history)
+        member = np.zeros(self.num_codes, np.bool_)
+        member[subset] = True
+        rows, maps, used, complete = _set_automorphisms(
+            self.codes, subset, member, self.perms, self.game.num_symbols, self.index_of(), SET_SYMMETRY_CAP
+        )
+        if not complete:
+            return pool
+        least = _least_in_orbits(self.codes[pool], rows, maps, used)
+        return pool[least]
+
+    def index_of(self) -> np.ndarray:
+        """index_of[v]: the index of the code whose symbols, read as digits in base `num_symbols`, make v; else -1."""
+        if self._index_of is None:
+            k, n = self.game.num_symbols, self.game.length
+            values = self.codes.astype(np.int64) @ (k ** np.arange(n - 1, -1, -1, dtype=np.int64))
+            self._index_of = np.full(k**n, -1, np.int64)
+            self._index_of[values] = np.arange(self.num_codes)
+        return self._index_of
 
     def guess_pool(self, subset: np.ndarray, history: tuple[int, ...], symmetry: bool) -> np.ndarray:
         """The guesses to try on `subset`: canonical ones if `symmetry`, and in hard mode only codes of `subset`."""
@@ -177,6 +214,8 @@ class Solver:
         Guesses that leave the set whole are dropped: they tell nothing.
         """
         candidates = self.guess_pool(subset, history, True)
+        if not self.hard:
+            candidates = self.set_canonical_guesses(subset, history)
         counts = _code_kernels._partition_counts(self.table, candidates, subset, self.num_slots)
         counts[:, self.solved] = 0
         largest = counts.max(axis=1)

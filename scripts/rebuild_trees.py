@@ -1,0 +1,173 @@
+"""Rebuild the shipped trees from the commands that made them and compare them byte for byte.
+
+Usage: python scripts/rebuild_trees.py [--all] [--trees DIR] [--list] [FILE ...]
+
+`REBUILDS` below is the one list of every file of trees/ with the exact
+`bactree build` options that made it (most also quoted in the README) and
+whether its build is fast (under about a minute on 2 cores) or slow
+(minutes to hours). A tree file records its game and objective but not how
+the search was run (`--budget`, `--greedy`, `--workers`), so this list is
+where that lives; a test checks each entry against its file's header.
+
+Each build runs `bactree build OPTIONS --quiet -o TEMP/FILE` in a temporary
+folder, so the search, and with it the optimality proof, runs again; the
+new file must equal the shipped one byte for byte (builds are
+deterministic). One line per tree: wall and CPU seconds, bytes, verdict.
+Exit 0 when every rebuilt file is identical, 1 when one differs or its build
+fails, 2 on bad input (a file of DIR this list does not hold, or an unknown
+name). CI (`.ci/rebuild`) runs the fast ones; `--all` adds the slow ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+TREES = Path(__file__).resolve().parent.parent / "trees"
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    """A shipped tree file, the `bactree build` options that made it, and how long that takes."""
+
+    file: str
+    options: str
+    fast: bool  # under about a minute on 2 cores: rebuilt in CI
+    took: str  # as measured when the file was built (see the README)
+
+    def command(self, output: Path | str, quiet: bool = True, bactree: str = "bactree") -> list[str]:
+        return [bactree, "build", *shlex.split(self.options), *(["--quiet"] if quiet else []), "-o", str(output)]
+
+
+REBUILDS: tuple[Rebuild, ...] = (
+    Rebuild("bulls-cows-4x10-worst-case.json", "", True, "2.5 s"),
+    Rebuild("bulls-cows-4x10-expected.json", "-O expected", True, "18 s"),
+    Rebuild("bulls-cows-4x10-hard-expected.json", "-O expected --hard", True, "7 s"),
+    Rebuild("bulls-cows-4x10-hard-worst-case.json", "--hard --tie-break total", True, "10 s"),
+    Rebuild("bulls-cows-4x10-crush.json", "--tie-break crush,total", False, "8.3 min, 3.8 GiB"),
+    Rebuild("bulls-cows-4x9-worst-case.json", "--symbols 012345678", True, "7 s CPU"),
+    Rebuild("bulls-cows-4x9-expected.json", "--symbols 012345678 -O expected", True, "8 s CPU"),
+    Rebuild("mastermind-4x6-worst-case.json", "-g mastermind", True, "1.5 s"),
+    Rebuild("mastermind-4x6-expected.json", "-g mastermind -O expected", True, "1.4 s"),
+    Rebuild("mastermind-4x6-expected-max5.json", "-g mastermind -O expected --max-guesses 5", True, "1.35 s"),
+    Rebuild("mastermind-4x6-crush.json", "-g mastermind --tie-break crush,total", True, "5 s"),
+    Rebuild("mastermind-4x6-hard-expected.json", "-g mastermind -O expected --hard", True, "2 s"),
+    Rebuild("mastermind-4x7-worst-case.json", "-g mastermind --symbols 1234567", True, "1.7 s"),
+    Rebuild("mastermind-4x7-expected.json", "-g mastermind --symbols 1234567 -O expected", True, "6 s"),
+    Rebuild("mastermind-4x8-expected-max7.json", "-g mastermind --symbols 12345678 -O expected --max-guesses 7", True, "24 s CPU"),
+    Rebuild("mastermind-4x8-expected-max6.json", "-g mastermind --symbols 12345678 -O expected --max-guesses 6", True, "59 s CPU"),
+    Rebuild("bulls-cows-5x9-worst-case.json", "-n 5 --symbols 012345678 --tie-break none -j 1", False, "6.4 min"),
+    Rebuild("bulls-cows-5x10-worst-case.json", "-n 5 --tie-break none --budget 100000 -j 1", False, "2.4 min, 1.1 GiB"),
+    Rebuild("bulls-cows-5x10-expected.json", "-n 5 -O expected --budget 30 --greedy entropy", False, "24 min on 2 workers, 4.1 GB each"),
+)
+BY_FILE = {entry.file: entry for entry in REBUILDS}
+
+
+class BadInput(Exception):
+    """A name or folder this script cannot rebuild: exit 2."""
+
+
+def chosen(trees: Path, names: list[str], everything: bool) -> list[Rebuild]:
+    """The entries to rebuild: those named, else the fast ones (all with `everything`) of the files in `trees`.
+
+    Every tree file in `trees` must have an entry, and in trees/ every entry
+    its file (another folder may hold a few): a shipped tree nobody can
+    rebuild, or an entry left behind, would escape the check.
+    """
+    present = sorted(path.name for path in trees.glob("*.json"))
+    unlisted = [name for name in present if name not in BY_FILE]
+    if unlisted:
+        raise BadInput(f"{trees}/{unlisted[0]} has no build command in scripts/rebuild_trees.py's REBUILDS")
+    absent = [entry.file for entry in REBUILDS if entry.file not in present]
+    if absent and trees.resolve() == TREES:
+        raise BadInput(f"{TREES}/{absent[0]}, listed in REBUILDS, does not exist")
+    for name in names:
+        if name not in BY_FILE:
+            raise BadInput(f"unknown tree {name!r}: REBUILDS lists {', '.join(BY_FILE)}")
+        if name not in present:
+            raise BadInput(f"{trees}/{name} does not exist")
+    if names:
+        return [BY_FILE[name] for name in names]
+    return [entry for entry in REBUILDS if entry.file in present and (entry.fast or everything)]
+
+
+def first_difference(old: bytes, new: bytes) -> str:
+    """Where two files first differ, as line and column (1-based), for the report."""
+    at = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    line = old.count(b"\n", 0, at) + 1
+    column = at - (old.rfind(b"\n", 0, at) + 1) + 1
+    return f"first difference at line {line}, column {column}"
+
+
+def bactree_command() -> str | None:
+    """The `bactree` of this Python's environment (its scripts folder), else the one on PATH."""
+    beside = Path(sys.executable).parent / "bactree"
+    return str(beside) if beside.is_file() else shutil.which("bactree")
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far, their workers included."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def rebuild(entry: Rebuild, trees: Path, folder: Path, bactree: str) -> bool:
+    """Build one entry into `folder` with `bactree`, compare it with `trees`' file, print one line; True when identical."""
+    out = folder / entry.file
+    command = entry.command(out, bactree=bactree)
+    started, cpu_before = time.perf_counter(), children_cpu()
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall, cpu = time.perf_counter() - started, children_cpu() - cpu_before
+    timing = f"{wall:7.1f} s wall {cpu:7.1f} s CPU"
+    if done.returncode != 0:
+        reason = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        print(f"{entry.file:38} {timing}  BUILD FAILED (exit {done.returncode}): {reason}", flush=True)
+        return False
+    shipped, made = (trees / entry.file).read_bytes(), out.read_bytes()
+    if made == shipped:
+        verdict = "identical"
+    else:
+        verdict = f"DIFFERENT from {trees / entry.file} ({len(shipped)} bytes): {first_difference(shipped, made)}"
+    print(f"{entry.file:38} {timing} {len(made):9} bytes  {verdict}", flush=True)
+    return made == shipped
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", metavar="FILE", help="tree files to rebuild, by name (default: every fast one)")
+    parser.add_argument("--all", action="store_true", help="rebuild the slow trees too (minutes to hours)")
+    parser.add_argument("--trees", type=Path, default=TREES, help="folder of the files to compare with (default: trees/)")
+    parser.add_argument("--list", action="store_true", help="print every entry's build time and command; build nothing")
+    args = parser.parse_args(argv)
+    try:
+        if not args.trees.is_dir():
+            raise BadInput(f"{args.trees} is not a folder")
+        entries = chosen(args.trees, args.files, args.all or args.list)
+        bactree = bactree_command()
+        if not args.list and bactree is None:
+            raise BadInput("no bactree command beside this Python or on PATH: pip install -e . first")
+    except BadInput as err:
+        print(f"Error: {err}", file=sys.stderr)
+        return 2
+    if args.list:
+        for entry in entries:
+            print(f"{'fast' if entry.fast else 'slow'}  {entry.took:>34}  {shlex.join(entry.command('trees/' + entry.file, quiet=False))}")
+        return 0
+    began, cpu = time.perf_counter(), children_cpu()
+    with tempfile.TemporaryDirectory(prefix="bactree-rebuild-") as folder:
+        failed = [entry.file for entry in entries if not rebuild(entry, args.trees, Path(folder), bactree)]
+    summary = f"{len(entries) - len(failed)} of {len(entries)} rebuilt identical in {time.perf_counter() - began:.1f} s wall, {children_cpu() - cpu:.1f} s CPU"
+    print(summary if not failed else f"{summary}; differ or failed: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""scripts/rebuild_trees.py: every shipped tree listed with the command that made it, and a changed byte caught.
+
+The commands of the slow trees are too long to run here; each entry's
+options are instead read by the real `bactree build` (its search replaced by
+a recorder) and checked against what the file's header records.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+import bactree.build
+from bactree.cli import app
+from bactree.game import Game
+from bactree.shipped import trees_dir
+
+_spec = importlib.util.spec_from_file_location("rebuild_trees", Path(__file__).parents[1] / "scripts" / "rebuild_trees.py")
+rebuild_trees = importlib.util.module_from_spec(_spec)
+sys.modules["rebuild_trees"] = rebuild_trees  # its dataclass looks its module up while it is defined
+_spec.loader.exec_module(rebuild_trees)
+
+SMALL = "mastermind-4x6-expected.json"  # about 1.5 s to build
+
+
+def header(name: str) -> dict:
+    return orjson.loads((trees_dir() / name).read_bytes())
+
+
+def test_every_shipped_tree_is_listed_once() -> None:
+    listed = [entry.file for entry in rebuild_trees.REBUILDS]
+    assert len(listed) == len(set(listed))
+    assert sorted(listed) == sorted(path.name for path in trees_dir().glob("*.json"))
+
+
+class Recorded(Exception):
+    """Raised by the recording build in place of a search."""
+
+
+@pytest.mark.parametrize("entry", rebuild_trees.REBUILDS, ids=lambda entry: entry.file)
+def test_each_command_builds_what_its_file_records(entry, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The CLI turns the options into the game, objective, tie-breaks, hard mode and cap of the file's header.
+
+    A budget leaves a file not proven optimal (with a lower bound); without
+    one the file must claim optimality: the search proves it.
+    """
+    calls = []
+    signature = inspect.signature(bactree.build.build)
+
+    def record(*args, **kwargs) -> None:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        calls.append(bound.arguments)
+        raise Recorded
+
+    monkeypatch.setattr(bactree.build, "build", record)
+    result = CliRunner().invoke(app, ["build", *shlex.split(entry.options), "--quiet", "-o", str(tmp_path / entry.file)])
+    assert isinstance(result.exception, Recorded), result.output
+    (call,) = calls
+    game, objective, tie_break, hard = call["game"], call["objective"], call["tie_break"], call["hard"]
+    max_guesses, budget = call["max_guesses"], call["budget"]
+    doc = header(entry.file)
+    assert game == Game(doc["game"]["length"], doc["game"]["symbols"], doc["game"]["repeats"])
+    keys = [] if objective == "expected" or tie_break == "none" else list(bactree.build.parse_tie_breaks(tie_break or "nodes"))
+    assert {"name": objective, "tie_breaks": keys, "hard_mode": hard, "max_guesses": max_guesses} == doc["objective"]
+    assert doc["optimal"] is (budget is None) and ("lower_bound" in doc["stats"]) is (budget is not None)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
+    code = rebuild_trees.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err
+
+
+def test_a_tree_changed_by_hand_fails_the_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A copy of a small shipped tree rebuilds identical; with one figure changed by hand (valid JSON still), it differs."""
+    shutil.copy(trees_dir() / SMALL, tmp_path / SMALL)
+    code, lines, _ = run(capsys, "--trees", str(tmp_path))  # no names: the fast trees present, this one
+    assert code == 0 and lines[0].startswith(SMALL) and lines[0].endswith(" bytes  identical")
+    assert lines[-1].startswith("1 of 1 rebuilt identical in ")
+
+    text = (tmp_path / SMALL).read_text()
+    assert text.count('"total_guesses": 5625') == 1
+    (tmp_path / SMALL).write_text(text.replace('"total_guesses": 5625', '"total_guesses": 5624'))
+    code, lines, _ = run(capsys, "--trees", str(tmp_path), SMALL)
+    assert code == 1
+    assert f"DIFFERENT from {tmp_path / SMALL} " in lines[0] and "first difference at line " in lines[0]
+    assert lines[-1].endswith(f"differ or failed: {SMALL}")
+
+
+def test_a_tree_without_a_command_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copy(trees_dir() / SMALL, tmp_path / "mastermind-4x6-mine.json")
+    code, lines, err = run(capsys, "--trees", str(tmp_path))
+    assert (code, lines) == (2, [])
+    assert err == f"Error: {tmp_path}/mastermind-4x6-mine.json has no build command in scripts/rebuild_trees.py's REBUILDS\n"
+    code, _, err = run(capsys, "--trees", str(tmp_path / "none"))
+    assert code == 2 and err == f"Error: {tmp_path / 'none'} is not a folder\n"
+
+
+def test_unknown_or_absent_names_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--trees", str(tmp_path), "mine.json")
+    assert code == 2 and err.startswith("Error: unknown tree 'mine.json': REBUILDS lists bulls-cows-4x10-worst-case.json, ")
+    code, _, err = run(capsys, "--trees", str(tmp_path), SMALL)
+    assert code == 2 and err == f"Error: {tmp_path / SMALL} does not exist\n"
+
+
+def test_list_prints_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines, _ = run(capsys, "--list")
+    assert code == 0 and len(lines) == len(rebuild_trees.REBUILDS)
+    assert lines[0].split() == ["fast", "2.5", "s", "bactree", "build", "-o", "trees/bulls-cows-4x10-worst-case.json"]
+    assert sum(line.startswith("slow ") for line in lines) == sum(not entry.fast for entry in rebuild_trees.REBUILDS) > 0
+
+
+def test_a_listed_tree_missing_from_trees_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """trees/ must hold every listed file (a copy folder may hold a few, as above)."""
+    monkeypatch.setattr(rebuild_trees, "TREES", tmp_path.resolve())
+    shutil.copy(trees_dir() / SMALL, tmp_path / SMALL)
+    code, _, err = run(capsys, "--trees", str(tmp_path))
+    assert code == 2
+    assert err == f"Error: {tmp_path.resolve()}/bulls-cows-4x10-worst-case.json, listed in REBUILDS, does not exist\n"

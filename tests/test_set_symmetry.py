@@ -1,0 +1,110 @@
+"""A set's own symmetries (`_set_automorphisms`, `Solver.set_canonical_guesses`) against brute force on tiny games."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive_search import canonical_codes, fits_within, set_canonical_codes, set_symmetries
+
+from bactree.game import Game
+from bactree.search import height as search_height
+from bactree.search._symmetry import _least_in_orbits, _set_automorphisms
+
+GAMES = [Game(3, "01234", False), Game(2, "0123", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]
+
+
+def subset_of(game: Game, picks: list[int]) -> np.ndarray:
+    return np.unique(np.array([p % len(game.codes) for p in picks], np.int64))
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=st.sampled_from(GAMES), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=30))
+def test_the_listed_symmetries_are_the_whole_group(game, picks):
+    """Each listed map keeps the set, and with the free symbols' relabellings they count the brute force's group."""
+    solver = search_height.Solver(game)
+    subset = subset_of(game, picks)
+    member = np.zeros(solver.num_codes, np.bool_)
+    member[subset] = True
+    rows, maps, used, complete = _set_automorphisms(
+        solver.codes, subset, member, solver.perms, game.num_symbols, solver.index_of(), 1 << 20
+    )
+    assert complete
+    secrets = frozenset(game.codes[x] for x in subset)
+    free = game.num_symbols - int(used.sum())
+    assert len(rows) * math.factorial(free) == len(set_symmetries(game, secrets))
+    for perm, symbol_map in zip(rows, maps):
+        images = set()
+        for x in subset:
+            image = [0] * game.length
+            for i, symbol in enumerate(solver.codes[x]):
+                image[perm[i]] = symbol_map[symbol]
+            images.add("".join(game.symbols[s] for s in image))
+        assert images == secrets
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=st.sampled_from(GAMES), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=30))
+def test_least_in_orbits_of_a_set_group_are_the_orbit_minima(game, picks):
+    solver = search_height.Solver(game)
+    subset = subset_of(game, picks)
+    member = np.zeros(solver.num_codes, np.bool_)
+    member[subset] = True
+    rows, maps, used, _ = _set_automorphisms(
+        solver.codes, subset, member, solver.perms, game.num_symbols, solver.index_of(), 1 << 20
+    )
+    least = _least_in_orbits(solver.codes, rows, maps, used)
+    got = {code for code, keep in zip(game.codes, least) if keep}
+    assert got == set_canonical_codes(game, frozenset(game.codes[x] for x in subset))
+
+
+@settings(max_examples=30, deadline=None)
+@given(game=st.sampled_from(GAMES), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=2))
+def test_after_a_history_the_set_group_holds_its_stabiliser(game, picks):
+    """The set a history leaves: its canonical guesses are those of its own group, a subset of the history's."""
+    solver = search_height.Solver(game)
+    history = tuple(p % len(game.codes) for p in picks)
+    subset = solver.all_guesses
+    for guess in history:  # the largest part of each guess's answers, as a search would meet it
+        parts = solver.split(subset, guess)
+        if not parts:
+            return
+        subset = max(parts, key=len)
+    got = {game.codes[g] for g in solver.set_canonical_guesses(subset, history)}
+    assert got == set_canonical_codes(game, frozenset(game.codes[x] for x in subset))
+    assert got <= canonical_codes(game, [game.codes[h] for h in history])
+
+
+def test_past_the_cap_the_history_guesses_stay(monkeypatch):
+    game = Game(3, "01234", False)
+    solver = search_height.Solver(game)
+    monkeypatch.setattr(search_height, "SET_SYMMETRY_CAP", 0)
+    got = solver.set_canonical_guesses(solver.all_guesses, ())
+    assert np.array_equal(got, solver.canonical_guesses(()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from([Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]),
+    steps=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), max_size=2),
+    depth=st.integers(2, 4),
+)
+def test_find_guess_with_set_symmetry_matches_brute_force(game, steps, depth):
+    """Every level searched in Python (where the set's symmetries prune): the verdict is the brute force's.
+
+    The set is one a search meets: what some guesses and answers leave.
+    """
+    solver = search_height.Solver(game)
+    subset, history = solver.all_guesses, ()
+    for guess, pick in steps:
+        parts = solver.split(subset, guess % len(game.codes))
+        if not parts:
+            break
+        subset, history = parts[pick % len(parts)], history + (guess % len(game.codes),)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_height, "KERNEL_DEPTH", 1)
+        found = solver.find_guess(subset, depth, history)
+    assert (found >= 0) == fits_within(game, frozenset(game.codes[x] for x in subset), depth)
