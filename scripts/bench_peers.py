@@ -40,20 +40,26 @@ class Game:
     key: str
     title: str
     bactree: tuple[str, ...]
-    mmstrat: str  # mmstrat's -r rules
+    mmstrat: tuple[str, ...]  # mmstrat's rules (-r) and cap (-md)
     optimum: int  # least total guesses (least height for the worst-case rung)
     peers: tuple[str, ...]  # the peers that solve this game
 
 
 LADDER = (
-    Game("3x10", "3 of 10 (expected)", ("-n", "3", "-O", "expected"), "p3c10n", 3575, ("mmstrat",)),
-    Game("mm4x6", "Mastermind 4x6 (expected)", ("--game", "mastermind", "-O", "expected"), "p4c6r", 5625,
+    Game("3x10", "3 of 10 (expected)", ("-n", "3", "-O", "expected"), ("-r", "p3c10n"), 3575, ("mmstrat",)),
+    Game("mm4x6", "Mastermind 4x6 (expected)", ("--game", "mastermind", "-O", "expected"), ("-r", "p4c6r"), 5625,
          ("mmstrat", "arfst23")),
-    Game("4x9", "4 of 9 (expected)", ("-n", "4", "--symbols", "012345678", "-O", "expected"), "p4c9n", 14914, ("mmstrat",)),
+    Game("4x9", "4 of 9 (expected)", ("-n", "4", "--symbols", "012345678", "-O", "expected"), ("-r", "p4c9n"), 14914, ("mmstrat",)),
     Game("mm4x7", "Mastermind 4x7 (expected)", ("--game", "mastermind", "--symbols", "1234567", "-O", "expected"),
-         "p4c7r", 11228, ("mmstrat",)),
-    Game("4x10", "4 of 10 (expected)", ("-O", "expected"), "p4c10n", 26274, ("mmstrat",)),
-    Game("4x10-worst", "4 of 10 (worst case, height)", ("-O", "worst-case"), "p4c10n", 7, ("rust",)),
+         ("-r", "p4c7r"), 11228, ("mmstrat",)),
+    Game("4x10", "4 of 10 (expected)", ("-O", "expected"), ("-r", "p4c10n"), 26274, ("mmstrat",)),
+    Game("4x10-worst", "4 of 10 (worst case, height)", ("-O", "worst-case"), ("-r", "p4c10n"), 7, ("rust",)),
+    Game("mm4x8-max7", "Mastermind 4x8 within 7 (expected)",
+         ("--game", "mastermind", "--symbols", "12345678", "-O", "expected", "--max-guesses", "7"),
+         ("-r", "p4c8r", "-md", "7"), 20471, ("mmstrat",)),
+    Game("mm4x8-max6", "Mastermind 4x8 within 6 (expected)",
+         ("--game", "mastermind", "--symbols", "12345678", "-O", "expected", "--max-guesses", "6"),
+         ("-r", "p4c8r", "-md", "6"), 20473, ("mmstrat",)),
 )
 DEFAULT_GAMES = ("3x10", "mm4x6", "4x9", "mm4x7", "4x10")
 
@@ -118,6 +124,11 @@ def mmstrat_answer(text: str) -> int | None:
     """`mmstrat -s optimal -S -q` prints TOTAL:HEIGHT:AT_HEIGHT."""
     found = re.search(r"^(\d+):(\d+):(\d+)\s*$", text, re.MULTILINE)
     return None if found is None else int(found.group(1))
+
+
+def mmstrat_height(text: str) -> int | None:
+    found = re.search(r"^(\d+):(\d+):(\d+)\s*$", text, re.MULTILINE)
+    return None if found is None else int(found.group(2))
 
 
 def rust_answer(text: str) -> int | None:
@@ -188,7 +199,7 @@ def commands(game: Game, peers: dict[str, str]) -> dict[str, list[str]]:
         if path is None:
             continue
         if name == "mmstrat":
-            out[name] = [path, "-r", game.mmstrat, "-s", "optimal", "-S", "-q"]
+            out[name] = [path, *game.mmstrat, "-s", "optimal", "-S", "-q"]
         else:
             out[name] = [path]
     return out
@@ -209,6 +220,9 @@ def measure(games: list[Game], peers: dict[str, str], repeats: int, timeout: flo
                 else:
                     answer = PARSERS[name](text)
                 note = "timed out" if status == -9 else ("" if answer == game.optimum else f"answered {answer}")
+                if name == "mmstrat" and "-md" in game.mmstrat and not note:
+                    cap, height = int(game.mmstrat[game.mmstrat.index("-md") + 1]), mmstrat_height(text)
+                    note = "" if height is not None and height <= cap else f"height {height} past the cap"
                 cells.setdefault((game.key, name), Cell()).runs.append(Run(wall, cpu, answer, note))
                 say(f"  {game.key} {name}: {wall:.2f} s wall, {cpu:.2f} s CPU{', ' + note if note else ''}",
                     file=sys.stderr)
@@ -269,7 +283,7 @@ def self_test() -> None:
         assert row.startswith("| 3 of 10 (expected) | ") and "answered" not in row, text
         ratio = float(row.rstrip(" |").rsplit("| ", 1)[1])
         assert abs(ratio - cells["3x10", "mmstrat"].cpu / cells["3x10", "bactree"].cpu) < 0.01, text
-        assert rust_answer(timed([peers["rust"]], 60)[2]) == 6
+        assert rust_answer(timed([peers["rust"]], 60)[2]) == 6 and mmstrat_height("20471:7:3\n") == 7
         wrong = Cell([Run(1.0, 1.0, 6, "answered 6")])
         assert flag(wrong) == " (answered 6)"
     print(text)
@@ -302,7 +316,7 @@ def main() -> None:
         if not os.access(path, os.X_OK):
             parser.error(f"--{name} {path!r} is not an executable file")
     games = [known[key] for key in wanted]
-    for objective in sorted({game.bactree[-1] for game in games}):  # numba's cache warm for each objective's kernels
+    for objective in sorted({game.bactree[game.bactree.index("-O") + 1] for game in games}):  # each objective's kernels cached
         timed(bactree_build(("-n", "3", "-O", objective)), None)
     cells = measure(games, peers, args.repeats, args.timeout)
     shown = [name for name in peers if any((game.key, name) in cells for game in games)]
