@@ -18,8 +18,10 @@ from typing import Annotated, Optional
 
 import typer
 
+from . import __version__, cli_coach
+from .cli_options import GameName, Length, Repeats, Symbols, resolve_game
 from .exits import cli_errors
-from .game import BactreeError, Game, make_game
+from .game import BactreeError, Game
 
 app = typer.Typer(
     name="bactree",
@@ -29,20 +31,21 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-# Options shared by every command that takes a game.
-GameName = Annotated[
-    str, typer.Option("--game", "-g", help="Preset: bulls-cows (4 of 0-9, no repeats) or mastermind (4 of 1-6, repeats).")
-]
-Length = Annotated[Optional[int], typer.Option("--length", "-n", help="Positions in a code (overrides the preset).")]
-Symbols = Annotated[Optional[str], typer.Option("--symbols", help="The alphabet, one character per symbol (overrides the preset).")]
-Repeats = Annotated[
-    Optional[bool], typer.Option("--repeats/--no-repeats", help="Allow a symbol twice in a code (overrides the preset).")
-]
+
+def print_version(value: bool) -> None:
+    """`bactree --version`: print the package's version and stop."""
+    if value:
+        typer.echo(f"bactree {__version__}")
+        raise typer.Exit()
 
 
-def resolve_game(game: str, length: int | None, symbols: str | None, repeats: bool | None) -> Game:
-    """The game the shared options describe."""
-    return make_game(game, length, symbols, repeats)
+@app.callback()
+def options(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print bactree's version and exit.", callback=print_version, is_eager=True)
+    ] = False,
+) -> None:
+    """Options before any command."""
 
 
 @app.command()
@@ -187,6 +190,7 @@ def play(
     repeats: Repeats = None,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Pick the computer's secret reproducibly.")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
+    coach: Annotated[bool, typer.Option("--coach", help="Solo: after each guess, its value against the best guess and its luck, as review says.")] = False,
     tree_file: Annotated[
         Optional[Path],
         typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's best shipped tree)."),
@@ -208,6 +212,8 @@ def play(
             chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
             raise BactreeError("--tree is only used with --mode versus")
+        if coach and mode is not Mode.solo:
+            raise BactreeError("--coach is only used with --mode solo")
         if seed is not None and mode is Mode.referee:
             raise BactreeError("--seed picks the computer's secret: with --mode referee a person holds it")
         if mode is Mode.versus:
@@ -215,7 +221,7 @@ def play(
             session = VersusSession(tree, pick_secret(tree.game, seed), input, typer.echo, hints)
         elif mode is Mode.solo:
             chosen = chosen or preset("bulls-cows")
-            session = SoloSession(chosen, pick_secret(chosen, seed), input, typer.echo, hints)
+            session = SoloSession(chosen, pick_secret(chosen, seed), input, typer.echo, hints, coach)
         else:
             session = RefereeSession(chosen or preset("bulls-cows"), input, typer.echo, hints)
         status = session.run()
@@ -468,6 +474,10 @@ def crack(
 def questions(count: int) -> str:
     """`1 question`, `5 questions`."""
     return f"{count} question{'' if count == 1 else 's'}"
+
+
+app.command("analyse")(cli_coach.analyse)
+app.command("review")(cli_coach.review)
 
 
 def main() -> None:

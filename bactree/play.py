@@ -193,14 +193,18 @@ class WalkSession(Session):
 class SoloSession(Session):
     """You find a secret the computer picked; every guess is scored."""
 
-    def __init__(self, game: Game, secret: str, read: Reader, write: Writer, hints: bool = False) -> None:
+    def __init__(
+        self, game: Game, secret: str, read: Reader, write: Writer, hints: bool = False, coach: bool = False
+    ) -> None:
         super().__init__(game, read, write)
         self.secret = game.parse_code(secret)
         self.hints = hints
+        self.coach = coach
 
     def play(self) -> None:
         self.write(f"I have picked a secret code: {self.game}. Find it! Type a guess, or q to give up.")
         history: list[Pair] = []
+        notes = Coach(self.game) if self.coach else None
         while not history or history[-1][1] != self.game.solved:
             guess = self.ask(f"Guess {len(history) + 1}: ")
             try:
@@ -210,10 +214,43 @@ class SoloSession(Session):
                 continue
             history.append((guess, self.game.score(guess, self.secret)))
             self.write(f"  {history[-1][1]}{hint(self.game, history) if self.hints else ''}")
+            if notes is not None:
+                self.write(f"  {notes.say(*history[-1])}")
         self.write(f"Solved in {guesses(len(history))}.")
+        if notes is not None:
+            self.write(notes.summary())
 
     def farewell(self) -> str:
         return f"The secret was {self.secret}."
+
+
+class Coach:
+    """`play --coach`: each guess valued as `bactree review` values it, said as the game goes."""
+
+    def __init__(self, game: Game) -> None:
+        from .coach.analyse import engine  # the exact search loads only when coaching
+        from .coach.review import start
+
+        self.game = game
+        self.engine = engine(game)
+        self.position = start(game)
+        self.moves: list = []  # the `MoveReview` of each guess
+
+    def say(self, guess: str, answer: Answer) -> str:
+        """The coach's line on the guess just scored."""
+        from .coach.review import review_move
+        from .coach.text import coach_line
+
+        move, self.position = review_move(self.position, guess, answer, self.engine)
+        self.moves.append(move)
+        return coach_line(move, expected=True)
+
+    def summary(self) -> str:
+        """The closing line of the game's review."""
+        from .coach.review import Review
+        from .coach.text import closing_line
+
+        return closing_line(Review(self.game, "expected", tuple(self.moves), True))
 
 
 class VersusSession(Session):

@@ -8,7 +8,7 @@ run. Seconds are CPU seconds of this process per key (one core).
 
 Usage: python scripts/bench_crack.py [--keys 20] [--ga-keys 3] [--plot docs/crack-questions.png]
 (the plot needs matplotlib: pip install -e '.[plot]'). One cell at more
-effort, as in the README's effort table:
+effort, as in the effort table of docs/notes/crack.md:
 python scripts/bench_crack.py --lengths 300 --games repeats --crackers best --effort 30
 """
 

@@ -16,15 +16,18 @@ with three guesses left is recorded, and the script prints:
   others: equal for sets that are images of one another under the game's
   relabellings of symbols and positions, so an upper bound on recurrence
   up to symmetry);
-- how many contain a *failing core* of an earlier refuted set: a subset
+- with `--cores`, how many contain a *failing core* of an earlier refuted set: a subset
   that has no tree within three guesses either, built while refuting it
   (for every guess, one part that two guesses cannot solve, chosen to add
   the fewest secrets). A set that contains a refuted core is refuted too
   (a superset is never easier when any code may be guessed), so a store of
   cores answers these sets without a search.
 
-Figures go to stdout; it checks every core hit against the kernel's own
-verdict (an assertion), so the counts are of sound refutations.
+Images are confirmed by an explicit map (`_set_maps`). With `--cores`
+it also builds the cores (twice the time) and checks every core hit
+against the kernel's own verdict (an assertion), so the counts are of
+sound refutations. `--set-symmetry` takes the guesses as `probe_height.py
+--set-symmetry` does.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from probe_height import ordered_guesses, probed_set  # noqa: E402
 from bactree.game import make_game  # noqa: E402
 from bactree.search import Solver  # noqa: E402
 from bactree.search._finder_kernels import _separating_guess, _three_left_guess  # noqa: E402
+from bactree.search._symmetry import _set_maps  # noqa: E402
 
 
 @njit(cache=True)
@@ -141,22 +145,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--left", type=int, required=True)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--set-symmetry", action="store_true", help="one guess of each orbit under the set's symmetries")
+    parser.add_argument("--cores", action="store_true", help="also build failing cores and count supersets of them")
     args = parser.parse_args(argv)
+    if args.left != 4:
+        sys.exit("Error: --left 4 only (the parts are then searched with three guesses left)")
     game = make_game(args.game, args.length, args.symbols)
     solver = Solver(game)
     subset, history = probed_set(solver, args.path)
-    ranked = ordered_guesses(solver, subset, history, args.left, False)
+    ranked = ordered_guesses(solver, subset, history, args.left, False, args.set_symmetry)
     table, solved, slots, limit = solver.table, solver.solved, solver.num_slots, int(solver.caps[2])
     print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}; "
           f"guesses {args.start} to {args.start + args.count - 1} of {len(ranked)}", flush=True)
-    if args.left != 4:
-        sys.exit("Error: --left 4 only (the parts are then searched with three guesses left)")
     exact: Counter[bytes] = Counter()
-    shapes: Counter[bytes] = Counter()
+    shapes: dict[bytes, list[np.ndarray]] = {}
+    alike = isomorphic = asked = refuted = 0
+    kernel_s = repeat_s = core_s = 0.0
     core_list: list[np.ndarray] = []
-    core_hits = kernel_s = core_s = 0.0
-    refuted = asked = 0
-    refuted_sizes: list[int] = []
+    core_hits = 0
     member = np.zeros(solver.num_codes, np.bool_)
     for index in range(args.start, min(len(ranked), args.start + args.count)):
         guess = ranked[index]
@@ -165,37 +171,46 @@ def main(argv: list[str] | None = None) -> None:
                 break
             asked += 1
             exact[part.tobytes()] += 1
-            shapes[invariant(table, part)] += 1
-            began = time.process_time()
-            works, _ = _three_left_guess(table, part, solved, slots, limit, False, -1)
-            kernel_s += time.process_time() - began
             member[:] = False
             member[part] = True
-            flat = np.concatenate(core_list) if core_list else np.zeros(0, np.int64)
-            bounds = np.cumsum([0] + [len(c) for c in core_list])
-            hit = _contains_core(member, flat, bounds, len(core_list))
-            if hit >= 0:
-                assert works < 0, "a set holding a refuted core was solved: the store would be unsound"
-                core_hits += 1
             began = time.process_time()
-            found, core = _three_left_core(table, part, solved, slots, limit)
-            core_s += time.process_time() - began
-            assert (found < 0) == (works < 0), (index, found, works)
+            works, _ = _three_left_guess(table, part, solved, slots, limit, False, -1)
+            spent = time.process_time() - began
+            kernel_s += spent
+            earlier = shapes.setdefault(invariant(table, part), [])
+            alike += bool(earlier)
+            if any(
+                len(_set_maps(solver.codes, other, part, member, solver.perms, game.num_symbols, solver.index_of(),
+                              1 << 16, 1)[0])
+                for other in earlier
+            ):
+                isomorphic += 1
+                repeat_s += spent
+            earlier.append(part)
+            if args.cores:
+                flat = np.concatenate(core_list) if core_list else np.zeros(0, np.int64)
+                bounds = np.cumsum([0] + [len(c) for c in core_list])
+                if _contains_core(member, flat, bounds, len(core_list)) >= 0:
+                    assert works < 0, "a set holding a refuted core was solved: the store would be unsound"
+                    core_hits += 1
+                began = time.process_time()
+                found, core = _three_left_core(table, part, solved, slots, limit)
+                core_s += time.process_time() - began
+                assert (found < 0) == (works < 0), (index, found, works)
+                if found < 0:
+                    core_list.append(core)
             if works < 0:
                 refuted += 1
-                refuted_sizes.append(len(part))
-                core_list.append(core)
                 break
     repeats = sum(n - 1 for n in exact.values())
-    alike = sum(n - 1 for n in shapes.values())
-    sizes = [len(c) for c in core_list]
     print(f"sets asked with 3 left: {asked}; refuted {refuted}")
-    print(f"byte-for-byte repeats: {repeats}; same symmetry invariant as an earlier set: {alike}")
-    print(f"inside an earlier refuted core: {int(core_hits)} of {refuted} refuted sets")
-    if sizes:
-        print(f"core sizes: median {int(np.median(sizes))}, min {min(sizes)}, max {max(sizes)} "
-              f"(the refuted sets: median {int(np.median(refuted_sizes))})")
-    print(f"CPU: kernel {kernel_s:.1f}s, core kernel {core_s:.1f}s")
+    print(f"byte-for-byte repeats: {repeats}; same symmetry invariant as an earlier set: {alike}; "
+          f"an image of an earlier set: {isomorphic}")
+    print(f"CPU: kernel {kernel_s:.1f}s, of it on images of earlier sets {repeat_s:.1f}s")
+    if args.cores:
+        sizes = [len(c) for c in core_list]
+        print(f"inside an earlier refuted core: {core_hits} of {refuted} refuted sets; core sizes: median "
+              f"{int(np.median(sizes)) if sizes else 0}, max {max(sizes, default=0)}; core kernel {core_s:.1f}s CPU")
 
 
 if __name__ == "__main__":

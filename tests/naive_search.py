@@ -166,6 +166,26 @@ def fits_within(game: Game, secrets: frozenset[str], depth: int, hard: bool = Fa
     return False
 
 
+def guess_total(game: Game, secrets: frozenset[str], guess: str, hard: bool = False) -> int:
+    """Total guesses to find every secret of `secrets` when `guess` comes next and then the best: |S| + least totals of the parts."""
+    return len(secrets) + sum(least_total(game, part, hard) for part in parts(game, secrets, guess).values())
+
+
+@lru_cache(maxsize=None)
+def least_height(game: Game, secrets: frozenset[str], hard: bool = False) -> int:
+    """Least worst-case number of guesses to find every secret of `secrets` (in hard mode only still-possible guesses)."""
+    return min(
+        guess_height(game, secrets, guess, hard)
+        for guess in guesses(game, secrets, hard)
+        if useful_parts(game, secrets, guess) is not None
+    )
+
+
+def guess_height(game: Game, secrets: frozenset[str], guess: str, hard: bool = False) -> int:
+    """Worst-case guesses when `guess` comes next and then the best: 1, plus the largest least height of its parts."""
+    return 1 + max((least_height(game, part, hard) for part in parts(game, secrets, guess).values()), default=0)
+
+
 def set_symmetries(game: Game, secrets: frozenset[str]) -> list[dict[str, str]]:
     """Every (position permutation, relabelling) that maps the set `secrets` onto itself, as a map of codes."""
     n = game.length
@@ -297,3 +317,20 @@ def still_possible_value(game: Game, secrets: frozenset[str], outside: int | Non
     if best <= min(bounded, default=best) and (outside is None or best <= outside):
         return best
     return None
+
+
+def are_images(game: Game, first: frozenset[str], second: frozenset[str]) -> bool:
+    """True if a relabelling of positions and symbols maps the set `first` onto `second`."""
+    n = game.length
+    for perm in itertools.permutations(range(n)):
+        for relabel in itertools.permutations(game.symbols):
+            mapping = dict(zip(game.symbols, relabel))
+            images = set()
+            for code in first:
+                image = [""] * n
+                for i, symbol in enumerate(code):
+                    image[perm[i]] = mapping[symbol]
+                images.add("".join(image))
+            if images == second:
+                return True
+    return False

@@ -20,8 +20,7 @@ from naive_search import least_total
 
 from bactree.codes import answer_table
 from bactree.game import Game
-from bactree.search import Solver
-from bactree.search import _kernels as _search_kernels
+from bactree.search import Solver, _cost_kernels, _partition_kernels
 from bactree.search.cost import INFINITE, TOTAL_GUESSES, CostSearch
 
 TINY_GAMES = [Game(3, "0123", False), Game(2, "12345", False), Game(2, "123", True), Game(2, "1234", True)]
@@ -54,7 +53,7 @@ def test_guess_bases_equal_reference(game: Game, data: st.DataObject) -> None:
     index = st.integers(0, size - 1)
     guesses = data.draw(st.lists(index, min_size=1, max_size=10))
     subset = sorted(data.draw(st.lists(index, min_size=1, max_size=size, unique=True)))
-    sums, largest, hits = _search_kernels._guess_bases(
+    sums, largest, hits = _partition_kernels._guess_bases(
         solver.table, np.array(subset, np.int64), np.array(guesses, np.int64), solver.solved, solver.num_slots,
         search.floor_at(3),
     )
@@ -71,7 +70,7 @@ def test_guess_bases_equal_reference(game: Game, data: st.DataObject) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**64 - 1))
 def test_popcount_counts_bits(value: int) -> None:
-    assert _search_kernels._popcount(np.uint64(value)) == bin(value).count("1")
+    assert _partition_kernels._popcount(np.uint64(value)) == bin(value).count("1")
 
 
 @settings(max_examples=60, deadline=None)
@@ -85,7 +84,7 @@ def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bo
     expected = max(
         int(np.count_nonzero(np.delete(row, solver.solved))) + 2 * int(row[solver.solved] > 0) for row in counts
     )
-    assert _search_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, hard) == expected
+    assert _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, hard) == expected
 
 
 @settings(max_examples=60, deadline=None)
@@ -98,7 +97,7 @@ def test_fitting_guesses_equal_reference(game: Game, data: st.DataObject) -> Non
     limit = data.draw(st.integers(0, len(subset)))
     counts = naive.partition_counts(game, list(range(size)), subset)
     counts[:, solver.solved] = 0
-    fits = _search_kernels._fitting_guesses(
+    fits = _partition_kernels._fitting_guesses(
         solver.table, np.array(subset, np.int64), solver.solved, solver.num_slots, limit
     )
     assert fits.tolist() == (counts.max(axis=1) <= limit).tolist()
@@ -132,14 +131,14 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
         kept = [r for r in kept if not (r[3] in seen or seen.add(r[3]))]
     kept.sort(key=lambda r: r[:3])
     left_out = min((r[0] for r in rows if r[0] >= bound), default=INFINITE)
-    guesses, bases, least = _search_kernels._candidate_guesses(
+    guesses, bases, least = _cost_kernels._candidate_guesses(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
         search.floor_at(3), cap, len(subset), bound, dedupe,
     )
     assert guesses.tolist() == [r[2] for r in kept]
     assert bases.tolist() == [r[0] for r in kept]
     assert least == left_out
-    every = _search_kernels._least_base(
+    every = _cost_kernels._least_base(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
         search.floor_at(3), cap,
     )
@@ -164,9 +163,9 @@ def check_still_possible_value(game: Game, search: CostSearch, picked: list[int]
     floor = search.floor_at(depth)
     s = len(picked)
     outside = None if hard else naive_search.fill_floor(game, s + 1) - 1  # every secret found at guess 2 or later
-    settled = _search_kernels._still_possible_value(
+    settled = _cost_kernels._still_possible_value(
         solver.table, np.array(picked, np.int64), solver.solved, solver.num_slots, floor, s,
-        _search_kernels.INFINITE if outside is None else outside, solver.caps[depth - 1],
+        _cost_kernels.INFINITE if outside is None else outside, solver.caps[depth - 1],
     )
     expected = naive_search.still_possible_value(game, frozenset(game.codes[i] for i in picked), outside)
     if expected is None:
@@ -220,7 +219,7 @@ def test_expected_kernels_against_brute_force(game: Game, hard: bool, data: st.D
     optimum = least_total(game, frozenset(game.codes[i] for i in picked), hard)
     depth = solver.num_codes
     floor = search.floor_at(depth)
-    bound = _search_kernels._lookahead(
+    bound = _cost_kernels._lookahead(
         solver.table, subset, depth, solver.solved, solver.caps, search.floor, search.level_fill, search.weights,
         hard, search.kernel_exact, search.kernel_lower,
     )

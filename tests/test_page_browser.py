@@ -5,7 +5,7 @@ to get it; under CI (CI=true) they fail instead, so they cannot vanish
 quietly. The pages are opened from file:// URLs; Chromium runs with every
 background connection off (this page needs none).
 With BACTREE_SCREENSHOTS=1 the last test of each mode saves a phone-width screenshot
-into docs/ for the README; otherwise a test run leaves the tracked files alone.
+into docs/ for docs/playing.md; otherwise a test run leaves the tracked files alone.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def test_play_a_sample_of_4x10_and_mastermind_secrets(browser, pages) -> None:
     path, tree = pages["bc4x10"]
     open_page(browser, path)
     walk = tree.start()
-    for _ in range(2):  # mid-game on 0298, the README's secret, for the screenshot
+    for _ in range(2):  # mid-game on 0298, the secret of the walk examples, for the screenshot
         answer = tree.game.score(walk.guess, "0298")
         answer_button(browser, str(answer)).click()
         walk.answer(answer.bulls, answer.cows)

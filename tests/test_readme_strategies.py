@@ -1,4 +1,4 @@
-"""The README's strategy tables are real output: recomputed here, every figure but the time."""
+"""The strategy tables of docs/strategies.md are real output: recomputed here, every figure but the time."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from bactree.evaluate import Evaluation, evaluate, evaluate_all
 from bactree.game import make_game
 from bactree.strategies import make_strategy
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+REPO = Path(__file__).resolve().parent.parent
+PAGE = REPO / "docs" / "strategies.md"
 
 
 def readme_table(command: str) -> dict[str, list[str]]:
-    """Rows of the table printed after `$ command` in the README: name -> every column but seconds."""
-    text = README.read_text()
+    """Rows of the table printed after `$ command` on the page: name -> every column but seconds."""
+    text = PAGE.read_text()
     start = text.index(f"$ {command}\n") + len(command) + 3
     rows: dict[str, list[str]] = {}
     for line in text[start:].splitlines()[2:]:
@@ -33,7 +34,7 @@ def figures(result: Evaluation) -> list[str]:
 
 def test_the_3_of_10_table_is_reproduced() -> None:
     rows = readme_table("bactree evaluate --all --length 3 --runs 10")
-    results = evaluate_all(make_game("bulls-cows", length=3), runs=10, seed=0, trees=README.parent / "trees")
+    results = evaluate_all(make_game("bulls-cows", length=3), runs=10, seed=0, trees=REPO / "trees")
     assert [r.name for r in results] == list(rows)
     for result in results:
         assert figures(result) == rows[result.name], result.name
@@ -46,7 +47,7 @@ def test_the_quick_rows_of_the_4_of_10_table_are_reproduced() -> None:
     for name in ("enumerate", "first-consistent"):
         assert figures(evaluate(make_strategy(name, game))) == rows[name], name
     names = list(rows)
-    for path in sorted((README.parent / "trees").glob("bulls-cows-4x10-*.json")):
+    for path in sorted((REPO / "trees").glob("bulls-cows-4x10-*.json")):
         tree = make_strategy(str(path), game)
         assert figures(evaluate(tree)) == rows[tree.name], tree.name
         if tree.optimal:  # only tree files follow an optimal tree
@@ -54,10 +55,10 @@ def test_the_quick_rows_of_the_4_of_10_table_are_reproduced() -> None:
 
 
 def test_the_python_session_runs_as_shown() -> None:
-    section = README.read_text().split("## Strategies compared", 1)[1]
+    section = PAGE.read_text()
     match = re.search(r"```pycon\n(.*?)```", section, re.S)
     assert match, "the section has no Python session"
-    test = doctest.DocTestParser().get_doctest(match.group(1), {}, "README", str(README), 0)
+    test = doctest.DocTestParser().get_doctest(match.group(1), {}, "strategies.md", str(PAGE), 0)
     assert len(test.examples) >= 5
     runner = doctest.DocTestRunner()
     runner.run(test)

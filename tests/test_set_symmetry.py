@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_search import canonical_codes, fits_within, set_canonical_codes, set_symmetries
+from naive_search import are_images, canonical_codes, fits_within, set_canonical_codes, set_symmetries
 
 from bactree.game import Game
 from bactree.search import height as search_height
 from bactree.search._symmetry import _least_in_orbits, _set_automorphisms
+from bactree.search.refutations import RefutationStore
 
 GAMES = [Game(3, "01234", False), Game(2, "0123", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]
 
@@ -91,13 +92,14 @@ def test_past_the_cap_the_history_guesses_stay(monkeypatch):
     game=st.sampled_from([Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]),
     steps=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), max_size=2),
     depth=st.integers(2, 4),
+    hard=st.booleans(),
 )
-def test_find_guess_with_set_symmetry_matches_brute_force(game, steps, depth):
+def test_find_guess_with_set_symmetry_matches_brute_force(game, steps, depth, hard):
     """Every level searched in Python (where the set's symmetries prune): the verdict is the brute force's.
 
     The set is one a search meets: what some guesses and answers leave.
     """
-    solver = search_height.Solver(game)
+    solver = search_height.Solver(game, hard=hard)
     subset, history = solver.all_guesses, ()
     for guess, pick in steps:
         parts = solver.split(subset, guess % len(game.codes))
@@ -107,4 +109,62 @@ def test_find_guess_with_set_symmetry_matches_brute_force(game, steps, depth):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_height, "KERNEL_DEPTH", 1)
         found = solver.find_guess(subset, depth, history)
-    assert (found >= 0) == fits_within(game, frozenset(game.codes[x] for x in subset), depth)
+    assert (found >= 0) == fits_within(game, frozenset(game.codes[x] for x in subset), depth, hard)
+
+
+def random_image(game: Game, codes: list[str], seed: int) -> list[str]:
+    """The codes under a random relabelling of positions and symbols."""
+    rng = np.random.default_rng(seed)
+    perm = rng.permutation(game.length)
+    relabel = dict(zip(game.symbols, rng.permutation(list(game.symbols))))
+    images = []
+    for code in codes:
+        image = [""] * game.length
+        for i, symbol in enumerate(code):
+            image[perm[i]] = relabel[symbol]
+        images.append("".join(image))
+    return images
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from(GAMES),
+    picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=20),
+    other=st.lists(st.integers(0, 10**6), min_size=1, max_size=20),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_store_finds_every_image_and_nothing_else(game, picks, other, seed):
+    solver = search_height.Solver(game)
+    store = RefutationStore(solver.codes, solver.table, solver.perms, game.num_symbols, solver.index_of())
+    subset = subset_of(game, picks)
+    store.add(subset, 3)
+    image = np.array(sorted(game.code_index[c] for c in random_image(game, [game.codes[x] for x in subset], seed)))
+    assert store.refuted(image, 3)
+    assert not store.refuted(image, 4)  # another depth is another question
+    probe = subset_of(game, other)
+    secrets = [frozenset(game.codes[x] for x in s) for s in (subset, probe)]
+    assert store.refuted(probe, 3) == are_images(game, *secrets)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from([Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]),
+    steps=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), max_size=3),
+    depth=st.integers(3, 4),
+    hard=st.booleans(),
+)
+def test_find_guess_with_the_store_matches_brute_force(game, steps, depth, hard):
+    """One solver asked about many sets, every refutation of 3 or more secrets stored: verdicts stay the brute force's."""
+    solver = search_height.Solver(game, hard=hard)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_height, "STORE_MIN_SET", 3)
+        patch.setattr(search_height, "KERNEL_DEPTH", 2)
+        subset, history = solver.all_guesses, ()
+        for guess, pick in steps:
+            parts = solver.split(subset, guess % len(game.codes))
+            if not parts:
+                break
+            subset, history = parts[pick % len(parts)], history + (guess % len(game.codes),)
+            for part in parts:  # every sibling asked too, so images of earlier refutations come up
+                found = solver.find_guess(part, depth, history)
+                assert (found >= 0) == fits_within(game, frozenset(game.codes[x] for x in part), depth, hard)

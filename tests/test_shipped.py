@@ -156,8 +156,8 @@ def test_broken_trees_fail_the_schema(validator, good: dict, name: str) -> None:
 
 
 def test_readme_schema_example_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = (REPO / "README.md").read_text().split("## Tree files for other programs", 1)[1]
+    text = (REPO / "docs" / "tree-format.md").read_text().split("## Tree files for other programs", 1)[1]
     code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     monkeypatch.chdir(tmp_path)
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "tree-format.md", "exec"), {})
     assert capsys.readouterr().out.count(" max ") == len(TREES)

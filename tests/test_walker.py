@@ -287,19 +287,18 @@ def test_shipped_tree_path_and_missing_tree() -> None:
 
 
 def readme_python_block() -> str:
-    text = (REPO / "README.md").read_text()
-    section = text.split("## Playing and walking trees", 1)[1]
+    section = (REPO / "docs" / "playing.md").read_text()
     match = re.search(r"```python\n(.*?)```", section, re.S)
-    assert match, "the README section has no python example"
+    assert match, "docs/playing.md has no python example"
     return match.group(1)
 
 
 def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """Run the README's example from a folder far from the checkout: the shipped trees are found anyway."""
+    """Run the example of docs/playing.md from a folder far from the checkout: the shipped trees are found anyway."""
     code = readme_python_block()
     monkeypatch.chdir(tmp_path)
     namespace: dict = {}
-    exec(compile(code, "README.md", "exec"), namespace)
+    exec(compile(code, "playing.md", "exec"), namespace)
     walk = namespace["walk"]
     assert walk.guess == namespace["secret"] and not walk.solved  # solved, then the last answer undone
     assert "no secret fits 0B4C to 5817 together with the answers to guess 3 (4530: 0B1C) and guess 5" in capsys.readouterr().out

@@ -91,7 +91,7 @@ def crack_blocks(oracle: Oracle, progress: Progress | None = None, seed: int = 0
 
     `effort` multiplies the annealing moves of a block's late fits (from
     `LATE_FITS` widths of questions into it); from `WIDE_EFFORT` on, blocks
-    are wider too. More effort, fewer questions (see the README).
+    are wider too. More effort, fewer questions (see docs/crack.md).
     """
     if oracle.puzzle.num_symbols < 2:
         return crack_count_split(oracle, progress)

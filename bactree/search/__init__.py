@@ -4,10 +4,16 @@
     cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
     refine      `refine`: a budgeted search's tree with a proven lower bound
     finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
-    _kernels    numba kernels of both searches
+    _partition_kernels  numba kernels of how a guess splits a set (parts, labels, counts)
+    _height_kernels     numba kernel of the depth-bounded search (`_find_guess`)
+    _cost_kernels       numba kernels of the least-cost search (bounds, memo, branch and bound)
     _symmetry   numba kernels of symmetry (least guesses of each orbit)
     _memo       the kernels' memo tables (typed dicts made by a cached kernel)
     _finder_kernels  numba kernels of the finder's last three guesses
+
+The kernels call across `_partition_kernels`, `_height_kernels` and
+`_cost_kernels`, and numba's cache does not see a change to a callee in
+another file: after editing any of them, delete `bactree/search/__pycache__`.
 
 Data flows down: `cost` drives `height`'s `Solver`, both call the kernels,
 and nothing here imports the build or the CLI.

@@ -121,18 +121,35 @@ def _set_automorphisms(codes, subset, member, perms, num_symbols, index_of, cap)
 
     Elements are given as `_stabiliser` gives them, the symbols no code of
     the set uses (`used` False) mapped to -1: any relabelling of those among
-    themselves keeps the set too. A used symbol may map only to one that sits
-    as often at each (permuted) position, and each such full map is checked
-    code by code. When more than `cap` maps reach that check the listing
-    stops and `complete` is False: the elements listed are then only some.
-    `index_of[v]` is the index of the code whose digits in base
-    `num_symbols` read v, or -1.
+    themselves keeps the set too. When more than `cap` maps had to be
+    checked, `complete` is False and the elements listed are only some
+    (see `_set_maps`).
+    """
+    return _set_maps(codes, subset, subset, member, perms, num_symbols, index_of, cap, cap + 1)
+
+
+@njit(cache=True)
+def _set_maps(codes, source, target, target_member, perms, num_symbols, index_of, cap, most):
+    """(perm_rows, symbol_maps, used, complete): up to `most` elements that map the set `source` onto `target`.
+
+    Sets of one size are assumed (`target_member` marks `target`). Maps are
+    given as `_stabiliser` gives them, the symbols no code of `source` uses
+    (`used` False) mapped to -1. A used symbol may map only to one that
+    sits as often in `target` at each (permuted) position, and each such full
+    map is checked code by code. When more than `cap` maps reach that check
+    the listing stops and `complete` is False: a set may then have maps that
+    are not listed. `index_of[v]` is the index of the code whose digits in
+    base `num_symbols` read v, or -1.
     """
     num_perms, n = perms.shape
     profile = np.zeros((num_symbols, n), np.int64)
-    for x in subset:
+    for x in source:
         for i in range(n):
             profile[codes[x, i], i] += 1
+    target_profile = np.zeros((num_symbols, n), np.int64)
+    for x in target:
+        for i in range(n):
+            target_profile[codes[x, i], i] += 1
     used = np.zeros(num_symbols, np.bool_)
     order = np.empty(num_symbols, np.int64)
     num_used = 0
@@ -146,8 +163,8 @@ def _set_automorphisms(codes, subset, member, perms, num_symbols, index_of, cap)
     place = np.ones(n, np.int64)  # place[j]: the weight of position j in a code's number
     for j in range(n - 2, -1, -1):
         place[j] = place[j + 1] * num_symbols
-    maps = np.empty((cap, num_symbols), np.int64)
-    rows = np.empty((cap, n), perms.dtype)
+    maps = np.empty((max(most, 0), num_symbols), np.int64)
+    rows = np.empty((max(most, 0), n), perms.dtype)
     num_found = 0
     candidate = np.zeros((num_symbols, num_symbols), np.bool_)
     symbol_map = np.full(num_symbols, -1, np.int64)
@@ -155,15 +172,15 @@ def _set_automorphisms(codes, subset, member, perms, num_symbols, index_of, cap)
     choice = np.zeros(num_symbols + 1, np.int64)
     checked = 0
     for p in range(num_perms):
-        # Symbol c may map to d when d sits at position perm[i] as often as c sits at i, for every i.
+        # Symbol c may map to d when d sits at position perm[i] of `target` as often as c sits at i of `source`.
         possible = True
         for a in range(num_used):
             c = order[a]
             any_d = False
             for d in range(num_symbols):
-                ok = used[d]
+                ok = True
                 for i in range(n):
-                    if ok and profile[c, i] != profile[d, perms[p, i]]:
+                    if ok and profile[c, i] != target_profile[d, perms[p, i]]:
                         ok = False
                 candidate[c, d] = ok
                 any_d = any_d or ok
@@ -199,16 +216,18 @@ def _set_automorphisms(codes, subset, member, perms, num_symbols, index_of, cap)
             if checked > cap:
                 return rows[:num_found], maps[:num_found], used, False
             onto = True
-            for x in subset:
+            for x in source:
                 v = 0
                 for i in range(n):
                     v += symbol_map[codes[x, i]] * place[perms[p, i]]
                 y = index_of[v]
-                if y < 0 or not member[y]:
+                if y < 0 or not target_member[y]:
                     onto = False
                     break
             if onto:
                 rows[num_found] = perms[p]
                 maps[num_found] = symbol_map
                 num_found += 1
+                if num_found == most:
+                    return rows, maps, used, True
     return rows[:num_found], maps[:num_found], used, True

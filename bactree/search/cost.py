@@ -31,10 +31,10 @@ import numpy as np
 
 from .. import _kernels as _answer_kernels, _strategy_kernels
 from ..treefile import Node, node
-from . import _kernels, _memo
+from . import _cost_kernels, _height_kernels, _memo
 from .height import Progress, Solver
 
-INFINITE = _kernels.INFINITE
+INFINITE = _cost_kernels.INFINITE
 
 # Sets at least this large are searched over canonical guesses only (symmetry).
 SYMMETRY_MIN_SET = 24
@@ -150,7 +150,9 @@ class CostSearch:
 
     While `refine.refine` runs, `budget` caps the sets searched here (not in the
     kernel); past it `solve` raises `BudgetExceeded`. It counts work, not
-    time, so runs are reproducible.
+    time, so runs are reproducible. `deadline` (a `time.perf_counter()`
+    value) stops a search the same way when the clock passes it: for callers
+    that answer in bounded time (`bactree.coach`) rather than reproducibly.
     """
 
     def __init__(
@@ -161,6 +163,7 @@ class CostSearch:
         self.solver = solver
         self.greedy_rule = greedy_rule
         self.budget: int | None = None
+        self.deadline: float | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
         self.cost = cost
@@ -209,7 +212,7 @@ class CostSearch:
         if kernel and s <= KERNEL_MAX_SET:
             solver = self.solver
             return int(
-                _kernels._least_cost(
+                _cost_kernels._least_cost(
                     solver.table, subset, depth, bound, solver.solved,
                     solver.num_slots, solver.caps, self.floor, self.weights, self.hard,
                     self.kernel_exact, self.kernel_lower,
@@ -234,6 +237,8 @@ class CostSearch:
         self.nodes_searched += 1
         if self.budget is not None and self.nodes_searched > self.budget:
             raise BudgetExceeded
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExceeded
         solver = self.solver
         best, best_guess = bound, -1
         guesses, bases, fail_low = self.candidates(subset, depth, history, bound)
@@ -242,7 +247,7 @@ class CostSearch:
         # it stops at is finished here: large parts raised, then the parts searched.
         index = 0
         while True:
-            index, fail_low, ordered, starts, slots, known, raised = _kernels._screen_guesses(
+            index, fail_low, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
                 solver.table, subset, guesses, bases, index, depth - 1, best, best_guess, fail_low, solver.solved,
                 solver.num_slots, solver.caps, self.floor, self.lookahead, self.level_fill, self.weights, self.hard,
                 self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
@@ -287,7 +292,7 @@ class CostSearch:
         if s <= KERNEL_MAX_SET:
             if not self.lookahead:
                 return self.memo_bound(subset, depth)  # the kernel's bound counts total guesses
-            return int(_kernels._lookahead(
+            return int(_cost_kernels._lookahead(
                 solver.table, subset, depth, solver.solved, solver.caps, self.floor, self.level_fill, self.weights,
                 self.hard, self.kernel_exact, self.kernel_lower,
             ))
@@ -298,7 +303,7 @@ class CostSearch:
         if key in self.lower:
             return self._known_bound(key, subset, depth)
         pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET)
-        least = _kernels._least_base(
+        least = _cost_kernels._least_base(
             solver.table, subset, pool, solver.solved, solver.num_slots, self.floor_at(depth - 1), solver.caps[depth - 1]
         )
         lookahead = INFINITE if least >= INFINITE else self.cost.guess_cost(s, depth) + int(least)
@@ -344,7 +349,7 @@ class CostSearch:
         base = self.cost.guess_cost(len(subset), depth) + sum(int(part_floor[len(part)]) for part in parts)
         if base >= bound:
             return base
-        ordered, starts, slots, known, raised = _kernels._open_guess(
+        ordered, starts, slots, known, raised = _cost_kernels._open_guess(
             solver.table, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
             self.lookahead, self.level_fill, self.weights, self.hard, self.kernel_exact, self.kernel_lower,
             KERNEL_MAX_SET, bound - base,
@@ -359,7 +364,7 @@ class CostSearch:
         if s <= 2 or s > self.solver.caps[depth]:
             return self.lower_bound(subset, depth)
         if s <= KERNEL_MAX_SET:
-            return int(_kernels._memo_bound(subset, depth, self.floor, self.kernel_exact, self.kernel_lower)[0])
+            return int(_cost_kernels._memo_bound(subset, depth, self.floor, self.kernel_exact, self.kernel_lower)[0])
         key = (subset.tobytes(), depth)
         hit = self.exact.get(key)
         return hit[0] if hit is not None else self._known_bound(key, subset, depth)
@@ -380,7 +385,7 @@ class CostSearch:
         """For node counts: the lowest still-possible guess of a tree using only such guesses, or -1."""
         solver = self.solver
         return int(
-            _kernels._find_guess(
+            _height_kernels._find_guess(
                 solver.table, subset, depth, solver.no_guesses, solver.no_guesses,
                 solver.solved, solver.num_slots, solver.caps,
             )
@@ -399,7 +404,7 @@ class CostSearch:
         solver = self.solver
         s = len(subset)
         pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET)
-        guesses, bases, left_out = _kernels._candidate_guesses(
+        guesses, bases, left_out = _cost_kernels._candidate_guesses(
             solver.table, subset, pool, solver.solved, solver.num_slots, self.floor_at(depth - 1), solver.caps[depth - 1],
             self.cost.guess_cost(s, depth), bound, dedupe,
         )

@@ -27,8 +27,9 @@ import numpy as np
 from .. import _kernels as _code_kernels
 from ..codes import answer_table, code_array, decode_answer, num_slots, solved_slot
 from ..game import Answer, Game
-from . import _finder_kernels, _kernels
+from . import _finder_kernels, _height_kernels, _partition_kernels
 from ._symmetry import _canonical_mask, _least_in_orbits, _set_automorphisms
+from .refutations import RefutationStore
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
 KERNEL_DEPTH = 3
@@ -39,6 +40,10 @@ CANONICAL_CACHE_BYTES = 256 << 20
 # Most symbol maps `_set_automorphisms` checks for one set before it gives up and the history's
 # stabiliser is used alone; the group's elements then cost `_least_in_orbits` one pass each over the codes.
 SET_SYMMETRY_CAP = 512
+# Refuted sets of this many secrets are remembered up to symmetry (`RefutationStore`): smaller ones
+# are searched again faster than they are matched, and a larger one's key costs its size squared.
+STORE_MIN_SET = 20
+STORE_MAX_SET = 1000
 
 Progress = Callable[[str], None]
 
@@ -69,6 +74,7 @@ class SearchStats:
     kernel_calls: int = 0
     kernel_tries: int = 0  # guesses tried with three guesses left (`_three_left_guess`), for budgets
     memo_hits: int = 0
+    store_hits: int = 0  # sets found refuted as an image of a stored one
     refuted: list[int] = field(default_factory=list)
 
 
@@ -92,12 +98,15 @@ class Solver:
         self.no_guesses = self.all_guesses[:0]
         self.progress = progress
         self.stats = SearchStats()
-        # Most work `find_guess` may do (`work`); None: no limit.
+        # Most work `find_guess` may do (`work`); None: no limit. `deadline`: a `time.perf_counter()`
+        # value past which it stops the same way (for callers that answer in bounded time, not reproducibly).
         self.budget: int | None = None
+        self.deadline: float | None = None
         self._memo: dict[tuple[bytes, int], int] = {}
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
         self._canonical_bytes = 0  # held by `_canonical` apart from `all_guesses`, which it shares
         self._index_of: np.ndarray | None = None
+        self.refutations = RefutationStore(self.codes, self.table, self.perms, game.num_symbols, self.index_of())
 
     # -- symmetry -------------------------------------------------------
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
@@ -178,22 +187,37 @@ class Solver:
             return -1
         if self.budget is not None and self.work >= self.budget:
             raise SearchBudgetExceeded
-        if depth <= KERNEL_DEPTH:
-            self.stats.kernel_calls += 1
-            if self.num_slots <= _finder_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
-                if depth == 2:
-                    return int(_finder_kernels._separating_guess(self.table, subset, self.hard))
-                guess, tried = _finder_kernels._three_left_guess(
-                    self.table, subset, self.solved, self.num_slots, self.caps[2], self.hard, -1
-                )
-                self.stats.kernel_tries += int(tried)
-                return int(guess)
-            return int(
-                _kernels._find_guess(
-                    self.table, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,
-                    self.solved, self.num_slots, self.caps,
-                )
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchBudgetExceeded
+        stored = STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3
+        if stored and self.refutations.refuted(subset, depth):
+            self.stats.store_hits += 1
+            return -1
+        result = self._kernel_guess(subset, depth) if depth <= KERNEL_DEPTH else self._searched_guess(subset, depth, history)
+        if stored and result < 0:
+            self.refutations.add(subset, depth)
+        return result
+
+    def _kernel_guess(self, subset: np.ndarray, depth: int) -> int:
+        """`find_guess` by the numba kernels alone: no symmetry, every guess tried."""
+        self.stats.kernel_calls += 1
+        if self.num_slots <= _finder_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
+            if depth == 2:
+                return int(_finder_kernels._separating_guess(self.table, subset, self.hard))
+            guess, tried = _finder_kernels._three_left_guess(
+                self.table, subset, self.solved, self.num_slots, self.caps[2], self.hard, -1
             )
+            self.stats.kernel_tries += int(tried)
+            return int(guess)
+        return int(
+            _height_kernels._find_guess(
+                self.table, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,
+                self.solved, self.num_slots, self.caps,
+            )
+        )
+
+    def _searched_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> int:
+        """`find_guess` in Python: canonical guesses best first, each decided part by part, remembered by set."""
         key = (subset.tobytes(), depth)
         if key in self._memo:
             self.stats.memo_hits += 1
@@ -213,9 +237,9 @@ class Solver:
         Best means smallest largest part, then still-possible, then lowest code.
         Guesses that leave the set whole are dropped: they tell nothing.
         """
-        candidates = self.guess_pool(subset, history, True)
-        if not self.hard:
-            candidates = self.set_canonical_guesses(subset, history)
+        candidates = self.set_canonical_guesses(subset, history)
+        if self.hard:  # the set's symmetries keep it, so they map its codes onto its codes
+            candidates = np.intersect1d(candidates, subset, assume_unique=True)
         counts = _code_kernels._partition_counts(self.table, candidates, subset, self.num_slots)
         counts[:, self.solved] = 0
         largest = counts.max(axis=1)
@@ -235,7 +259,7 @@ class Solver:
 
     def split(self, subset: np.ndarray, guess: int) -> list[np.ndarray]:
         """The parts of `subset` by answer to `guess`, all-bulls excluded, in answer order."""
-        ordered, starts, counts = _kernels._split(self.table[guess], subset, self.num_slots)
+        ordered, starts, counts = _partition_kernels._split(self.table[guess], subset, self.num_slots)
         return [
             ordered[starts[a] : starts[a + 1]]
             for a in range(self.num_slots)

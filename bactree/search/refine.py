@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..treefile import Node, node
-from . import _kernels, cost
+from . import _cost_kernels, cost
 from .cost import INFINITE, BudgetExceeded, CostSearch
 
 # `refine` reports the sets past its budget from this size up.
@@ -76,7 +76,7 @@ def others_bound(
     solver = search.solver
     index = 0
     while True:
-        index, _, ordered, starts, slots, known, raised = _kernels._screen_guesses(
+        index, _, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
             solver.table, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
             solver.num_slots, solver.caps, search.floor, search.lookahead, search.level_fill, search.weights,
             search.hard, search.kernel_exact, search.kernel_lower, cost.KERNEL_MAX_SET,

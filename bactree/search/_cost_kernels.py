@@ -1,13 +1,16 @@
-"""Numba kernels of the exact search: depth-bounded solving and least costs.
+"""Numba kernels of the least-cost search: bounds, memo look-ups and branch and bound.
 
-Codes are rows of symbol indices; sets of secrets are int64 arrays of code
-indices; `table` is the answer table of `bactree.codes`, which is symmetric
-(an answer does not depend on which code is the guess), so scans over every
-guess read it by secret, row after row. The Python drivers in
-`bactree.search.height` and `bactree.search.cost` call these for the heavy
-inner loops. The kernels call each other (`_least_cost` reaches most of
-them), so they stay in one file: numba's cache does not see changes to
-callees defined in other files.
+`bactree.search.cost` (and `refine`) drive these for the heavy inner
+loops: floors by set size, a guess's bound from its parts, a one-guess
+lookahead, the memo (typed dicts keyed by `_set_key`) and `_least_cost`,
+the branch and bound for sets small enough to search here. Partitions come
+from `_partition_kernels`; node counts use `_height_kernels._find_guess`.
+The kernels here call each other (`_least_cost` reaches most of them), so
+they stay in one file.
+
+numba's cache does not see a change to a callee in another file: after
+editing `_partition_kernels` or `_height_kernels`, delete
+`bactree/search/__pycache__`, or these kernels keep their old code.
 """
 
 from __future__ import annotations
@@ -15,215 +18,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._height_kernels import _find_guess
+from ._partition_kernels import _count_parts, _distinct_partitions, _guess_bases, _label_parts, _most_answers, _split
+
 INFINITE = 1 << 60  # the cost of an impossible tree; sums of a few stay below int64 overflow
-
-
-@njit(cache=True)
-def _split(row, subset, num_slots):
-    """Group `subset` by answer: (secrets ordered by answer, start offset per slot, counts)."""
-    counts = np.zeros(num_slots, np.int64)
-    for x in subset:
-        counts[row[x]] += 1
-    starts = np.zeros(num_slots + 1, np.int64)
-    for a in range(num_slots):
-        starts[a + 1] = starts[a] + counts[a]
-    fill = starts[:num_slots].copy()
-    ordered = np.empty(subset.shape[0], np.int64)
-    for x in subset:
-        a = row[x]
-        ordered[fill[a]] = x
-        fill[a] += 1
-    return ordered, starts, counts
-
-
-@njit(cache=True)
-def _count_parts(row, subset, counts, solved, limit):
-    """Fill `counts` with part sizes by answer; False as soon as a part besides all-bulls exceeds `limit`."""
-    counts[:] = 0
-    for x in subset:
-        a = row[x]
-        counts[a] += 1
-        if a != solved and counts[a] > limit:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _label_parts(row, subset, solved, seen_first, labels):
-    """Write canonical part labels of `subset` (0: solved by the guess; then order of appearance); return their hash."""
-    seen_first[:] = -1
-    next_label = 1
-    h = np.uint64(1469598103934665603)
-    for i in range(subset.shape[0]):
-        a = row[subset[i]]
-        if a == solved:
-            label = 0
-        else:
-            if seen_first[a] < 0:
-                seen_first[a] = next_label
-                next_label += 1
-            label = seen_first[a]
-        labels[i] = label
-        h = (h ^ np.uint64(label)) * np.uint64(1099511628211)
-    return h
-
-
-@njit(cache=True)
-def _fitting_guesses(table, subset, solved, num_slots, limit):
-    """Per code as a guess: True if no part of `subset` under it (all-bulls aside) has more than `limit` secrets.
-
-    Counts every code's parts in one streaming pass over the secrets' rows
-    of the table (`table[x, g]` equals `table[g, x]`), which reads |subset|
-    rows instead of touching every row: about 8 times faster than counting
-    guess by guess when, as in a refutation, most guesses must be counted.
-    """
-    num_codes = table.shape[1]
-    counts = np.zeros(num_slots * num_codes, np.uint16)
-    for x in subset:
-        row = table[x]
-        for g in range(num_codes):
-            counts[row[g] * num_codes + g] += 1
-    fits = np.ones(num_codes, np.bool_)
-    for a in range(num_slots):
-        if a == solved:
-            continue
-        base = a * num_codes
-        for g in range(num_codes):
-            if counts[base + g] > limit:
-                fits[g] = False
-    return fits
-
-
-@njit(cache=True)
-def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
-    """A guess after which `subset` is solved within `depth` guesses in all, or -1 if none.
-
-    Tries the guesses of `first` in order or, when `first` is empty, every
-    code of `subset` (still-possible guesses) and then the rest of `guesses`;
-    below this level every code of the set and of `guesses` is tried (empty
-    `guesses`: still-possible guesses only, as in hard mode). A guess is dropped as soon as one of its parts is too large for the depth
-    left (`caps[d]` bounds what d guesses can solve) or cannot be solved, the
-    largest parts tried first.
-    """
-    s = subset.shape[0]
-    if s == 1:
-        return subset[0]
-    if depth <= 1 or s > caps[depth]:
-        return -1
-    if s == 2:
-        return subset[0]
-    num_codes = table.shape[1]
-    member = np.zeros(num_codes, np.bool_)
-    for x in subset:
-        member[x] = True
-    counts = np.zeros(num_slots, np.int64)
-    limit = caps[depth - 1]
-    order = np.empty(num_slots, np.int64)
-    num_first = first.shape[0]
-    total = num_first if num_first > 0 else s + guesses.shape[0]
-    # Three guesses left: most guesses leave a part too large for two, so count them all at once.
-    screened = depth == 3 and num_first == 0 and guesses.shape[0] > s
-    fits = _fitting_guesses(table, subset, solved, num_slots, limit) if screened else member
-    for idx in range(total):
-        if num_first > 0:
-            g = first[idx]
-        elif idx < s:
-            g = subset[idx]
-        else:
-            g = guesses[idx - s]
-            if member[g]:
-                continue
-        if screened and not fits[g]:
-            continue
-        row = table[g]
-        if not _count_parts(row, subset, counts, solved, limit):
-            continue
-        if depth == 2:
-            return g
-        if not member[g] and counts.max() == s:
-            continue  # the guess tells nothing
-        # Parts of 3 or more need a search; smaller ones fit any depth >= 2 left.
-        ordered, starts, _ = _split(row, subset, num_slots)
-        num_big = 0
-        for a in range(num_slots):
-            if a != solved and counts[a] >= 3:
-                order[num_big] = a
-                num_big += 1
-        # Largest part first: the likeliest to fail.
-        big = order[:num_big]
-        big_sizes = np.empty(num_big, np.int64)
-        for j in range(num_big):
-            big_sizes[j] = -counts[big[j]]
-        big = big[np.argsort(big_sizes, kind="mergesort")]
-        works = True
-        for a in big:
-            part = ordered[starts[a]:starts[a + 1]]
-            if _find_guess(table, part, depth - 1, first[:0], guesses, solved, num_slots, caps) < 0:
-                works = False
-                break
-        if works:
-            return g
-    return -1
-
-
-@njit(cache=True)
-def _mix64(z):
-    """The splitmix64 finaliser: a well-spread 64-bit function of a 64-bit word."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _distinct_partitions(table, candidates, subset, solved, num_slots):
-    """Mask keeping the first guess of `candidates` for each distinct partition of `subset`.
-
-    Two guesses are alike when they split `subset` into the same parts and
-    solve the same secret at once (or none): then every cost is the same.
-    Each secret has a pseudo-random weight; a guess's hash adds a mix of
-    each part's weight sum (which secret it solves apart), all guesses in
-    one streaming pass over the secrets' rows. Only guesses whose hashes
-    meet are compared, exactly, by their part labels.
-    """
-    num = candidates.shape[0]
-    s = subset.shape[0]
-    weights = np.zeros(num_slots * num, np.uint64)
-    for x in subset:
-        w = _mix64(np.uint64(x) + np.uint64(0x9E3779B97F4A7C15))
-        row = table[x]
-        for j in range(num):
-            weights[row[candidates[j]] * num + j] += w
-    hashes = np.zeros(num, np.uint64)
-    for a in range(num_slots):
-        base = a * num
-        for j in range(num):
-            v = weights[base + j]
-            if a == solved:
-                hashes[j] += _mix64(v ^ np.uint64(0x5851F42D4C957F2D))
-            elif v != 0:
-                hashes[j] += _mix64(v)
-    order = np.argsort(hashes, kind="mergesort")  # stable: keeps candidates' order within a hash
-    keep = np.ones(num, np.bool_)
-    labels = np.empty((2, s), np.int8)
-    seen_first = np.full(num_slots, -1, np.int8)
-    start = 0
-    while start < num:
-        stop = start + 1
-        while stop < num and hashes[order[stop]] == hashes[order[start]]:
-            stop += 1
-        for x in range(start, stop - 1):
-            jx = order[x]
-            if not keep[jx]:
-                continue
-            _label_parts(table[candidates[jx]], subset, solved, seen_first, labels[0])
-            for y in range(x + 1, stop):
-                jy = order[y]
-                if keep[jy]:
-                    _label_parts(table[candidates[jy]], subset, solved, seen_first, labels[1])
-                    if np.array_equal(labels[0], labels[1]):
-                        keep[jy] = False
-        start = stop
-    return keep
 
 
 @njit(cache=True)
@@ -256,38 +54,6 @@ def _floor_at(floor, depth):
 def _floor_of(floor, depth, size):
     """`_floor_at(floor, depth)[size]` without making a view: for the hottest lookups."""
     return floor[min(depth, floor.shape[0] - 1), size]
-
-
-@njit(cache=True)
-def _guess_bases(table, subset, guesses, solved, num_slots, floor):
-    """For each of `guesses` on `subset`: (sum of `floor[part size]` over its parts, largest part, solves one).
-
-    The all-bulls answer is not a part. Counts every guess's parts in one
-    pass over the secrets' rows of the table (`table[x, g]` equals
-    `table[g, x]`, since an answer does not depend on which code is the
-    guess), one counter per answer and guess: 3 to 9 times faster than
-    counting guess by guess.
-    """
-    num = guesses.shape[0]
-    counts = np.zeros(num_slots * num, np.int32)
-    for x in subset:
-        row = table[x]
-        for j in range(num):
-            counts[row[guesses[j]] * num + j] += 1
-    sums = np.zeros(num, np.int64)
-    largest = np.zeros(num, np.int64)
-    hits = np.zeros(num, np.bool_)
-    for a in range(num_slots):
-        base = a * num
-        if a == solved:
-            for j in range(num):
-                hits[j] = counts[base + j] > 0
-            continue
-        for j in range(num):
-            c = counts[base + j]
-            sums[j] += floor[c]
-            largest[j] = max(largest[j], c)
-    return sums, largest, hits
 
 
 @njit(cache=True)
@@ -381,44 +147,6 @@ def _memo_bound(subset, depth, floor, exact, lower):
     if key in lower:
         return max(least, lower[key]), True
     return least, False
-
-
-@njit(cache=True)
-def _popcount(v):
-    """Number of set bits of a 64-bit word."""
-    v = v - ((v >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (v * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-
-@njit(cache=True)
-def _most_answers(table, subset, solved, hard):
-    """The most, over every code as a guess, of (answers it gets from `subset`, besides all-bulls) + 2 if one is all-bulls.
-
-    One bit per answer and code, set row by row: a streaming pass over the
-    secrets' rows of the table (`table[x, g]` equals `table[g, x]`). In
-    `hard` mode only the codes of `subset` are guesses.
-    """
-    num_codes = table.shape[1]
-    masks = np.zeros(num_codes, np.uint64)
-    for x in subset:
-        row = table[x]
-        if hard:
-            for g in subset:
-                masks[g] |= np.uint64(1) << np.uint64(row[g])
-        else:
-            for g in range(num_codes):
-                masks[g] |= np.uint64(1) << np.uint64(row[g])
-    solved_bit = np.uint64(1) << np.uint64(solved)
-    most = 0
-    for g in range(num_codes):
-        m = masks[g]
-        score = np.int64(_popcount(m & ~solved_bit))
-        if m & solved_bit:
-            score += 2
-        most = max(most, score)
-    return most
 
 
 @njit(cache=True)

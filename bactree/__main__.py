@@ -1,0 +1,7 @@
+"""`python -m bactree`: the same command as `bactree`."""
+
+from __future__ import annotations
+
+from .cli import main
+
+main()

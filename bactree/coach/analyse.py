@@ -1,0 +1,156 @@
+"""`analyse`: the secrets still possible after a history, the best next guesses and any named guess, valued exactly."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+
+from ..game import BUILD_LIMIT, Answer, BactreeError, Game
+from .engine import EXPECTED, OBJECTIVES, Engine, Value
+from .position import Position, read_history
+from .tree_values import TreeValues
+
+DEFAULT_TOP = 5
+DEFAULT_SECONDS = 4.0  # the search time an analysis may take beyond what a shipped tree holds
+
+
+@dataclass(frozen=True)
+class GuessValue:
+    """A guess and its value for the rest of the game, from `secrets` still possible.
+
+    Expected: `lower`/`upper` bound the total guesses to find every secret,
+    this guess included (equal when proven exact); worst-case: the least
+    height. `upper` is None when only a lower bound is proven.
+    """
+
+    guess: str
+    possible: bool
+    lower: int
+    upper: int | None
+    secrets: int
+
+    @property
+    def exact(self) -> bool:
+        return self.upper == self.lower
+
+    @property
+    def value(self) -> int | None:
+        """The proven value, or None when only bounds are known."""
+        return self.lower if self.exact else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"guess": self.guess, "possible": self.possible, "exact": self.exact, "lower": self.lower,
+                "upper": self.upper}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What `analyse` found at a position: the secrets left, the best guesses, a named guess, and the loss of it."""
+
+    game: Game
+    pairs: tuple[tuple[str, Answer], ...]
+    objective: str
+    hard: bool
+    secrets: tuple[str, ...]
+    best: tuple[GuessValue, ...]
+    guess: GuessValue | None
+    optimum: GuessValue  # bounds on the best value any guess has here (exact once proven); its guess is the first best
+    source: str  # "tree NAME" or "search"
+    complete: bool  # every value proven exact within the time
+    seconds: float
+
+    @property
+    def loss(self) -> tuple[int, int | None] | None:
+        """(least, most) of the named guess's value less the best value, proven; None without a named guess."""
+        if self.guess is None:
+            return None
+        best = self.optimum
+        lower = max(0, self.guess.lower - (best.upper if best.upper is not None else self.guess.lower))
+        upper = None if self.guess.upper is None else self.guess.upper - best.lower
+        return lower, upper
+
+    def to_json(self) -> dict[str, Any]:
+        loss = self.loss
+        return {
+            "game": {"length": self.game.length, "symbols": self.game.symbols, "repeats": self.game.repeats},
+            "history": [[g, str(a)] for g, a in self.pairs],
+            "objective": self.objective,
+            "hard_mode": self.hard,
+            "secrets": len(self.secrets),
+            "best": [v.to_json() for v in self.best],
+            "guess": None if self.guess is None else self.guess.to_json(),
+            "loss": None if loss is None else {"lower": loss[0], "upper": loss[1]},
+            "best_value": {"exact": self.optimum.exact, "lower": self.optimum.lower, "upper": self.optimum.upper},
+            "source": self.source,
+            "complete": self.complete,
+        }
+
+
+def check_seconds(seconds: float) -> None:
+    """Refuse a negative (or NaN) time limit."""
+    if not seconds >= 0:
+        raise BactreeError(f"--seconds must be at least 0, got {seconds}")
+
+
+@lru_cache(maxsize=4)
+def engine(game: Game, objective: str = EXPECTED, hard: bool = False, use_tree: bool = True) -> Engine:
+    """The engine of a game, objective and mode, kept so that later analyses reuse its memos."""
+    tree = TreeValues.shipped(game, hard) if use_tree and objective == EXPECTED else None
+    return Engine(game, objective, hard, tree)
+
+
+def analyse(
+    game: Game,
+    history: Iterable[str | tuple[str, Answer | str]] = (),
+    top: int = DEFAULT_TOP,
+    guess: str | None = None,
+    objective: str = EXPECTED,
+    hard: bool = False,
+    seconds: float = DEFAULT_SECONDS,
+    use_tree: bool = True,
+) -> Analysis:
+    """Analyse the position `history` reaches: the secrets left, the `top` best next guesses, and `guess` if named.
+
+    `history` holds `GUESS=ANSWER` strings or (guess, answer) pairs. Values
+    are exact where a shipped tree proven optimal for `objective` holds them
+    (expected only; `use_tree=False` searches instead) or the exact search
+    proves them within `seconds`; past that, proven bounds, marked as such.
+    With `hard`, every guess must be still possible (`guess` too).
+    Raises `BactreeError` (one line, naming the entry at fault) for a bad history.
+    """
+    if objective not in OBJECTIVES:
+        raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
+    if top < 1:
+        raise BactreeError(f"--top must be at least 1, got {top}")
+    check_seconds(seconds)
+    game.check_size(BUILD_LIMIT)  # the search's answer table: refused before the history is read
+    position = read_history(game, history)
+    return analyse_position(position, top, guess, objective, hard, seconds, engine(game, objective, hard, use_tree))
+
+
+def analyse_position(
+    position: Position, top: int, guess: str | None, objective: str, hard: bool, seconds: float, found: Engine
+) -> Analysis:
+    """`analyse` of a checked position with a given engine (a review passes its own)."""
+    start = time.perf_counter()
+    game = position.game
+    if guess is not None:
+        guess = game.parse_code(guess)
+        if hard and guess not in position.secrets:
+            raise BactreeError(f"hard mode: {guess} is not still possible, so it may not be guessed")
+    ranking = found.rank(position.pairs, top, guess, seconds)
+    possible = set(position.secrets)
+    size = len(position.secrets)
+
+    def valued(code: str, value: Value) -> GuessValue:
+        return GuessValue(code, code in possible, value.lower, value.upper, size)
+
+    best = tuple(valued(code, value) for code, value in ranking.best)
+    named = None if guess is None else valued(guess, ranking.named)
+    source = f"tree {found.tree.name}" if ranking.from_tree and found.tree is not None else "search"
+    complete = not ranking.timed_out and all(v.exact for v in best) and (named is None or named.exact)
+    optimum = valued(best[0].guess, ranking.optimum)
+    return Analysis(game, position.pairs, objective, hard, position.secrets, best, named, optimum, source, complete,
+                    time.perf_counter() - start)

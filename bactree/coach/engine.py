@@ -1,0 +1,300 @@
+"""Exact values of the guesses at a position: from an optimal shipped tree where it has them, else the exact search.
+
+The value of a guess g on the still-possible secrets S is what the rest of
+the game costs when g comes next and every later guess is best:
+
+- expected: total guesses to find every secret of S, this one included,
+  |S| + the least total of each part S_a (a not all bulls); its mean is the
+  total over |S|;
+- worst-case: the least height, 1 + the largest least height of the parts
+  (1 when g is the only secret).
+
+Searches stop at a deadline; what they proved by then is kept as bounds
+(`Value.lower`, and `Value.upper` where a tree is known), never as a value.
+One `Engine` keeps the search's memos for its game, so a review reuses the
+work of earlier moves.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..codes import encode_answer
+from ..game import Answer, Game
+from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver
+from ..search.cost import BudgetExceeded
+from ..search.height import SearchBudgetExceeded
+from .position import Pair
+from .symmetry import Symmetry, identity, least_image
+from .tree_values import TreeValues
+
+EXPECTED, WORST_CASE = "expected", "worst-case"
+OBJECTIVES = (EXPECTED, WORST_CASE)
+# Worst case: levels past the least height searched for more guesses to list.
+EXTRA_LEVELS = 2
+
+
+@dataclass(frozen=True)
+class Value:
+    """A proven value (`lower == upper`) or proven bounds: `upper` None when no tree reaching a bound is known."""
+
+    lower: int
+    upper: int | None
+
+    @property
+    def exact(self) -> bool:
+        return self.upper == self.lower
+
+    @classmethod
+    def of(cls, value: int) -> Value:
+        return cls(value, value)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What an engine found at a position, in the caller's codes: the best guesses, the named one, where values came from."""
+
+    best: list[tuple[str, Value]]
+    named: Value | None
+    optimum: Value  # bounds on the best value of any guess (exact once proven)
+    from_tree: bool
+    timed_out: bool
+
+
+class Engine:
+    """Exact values for one game, objective and mode; the search's memos live as long as the engine."""
+
+    def __init__(self, game: Game, objective: str = EXPECTED, hard: bool = False, tree: TreeValues | None = None) -> None:
+        if objective not in OBJECTIVES:
+            raise ValueError(f"unknown objective {objective!r}")
+        self.game, self.objective, self.hard = game, objective, hard
+        self.solver = Solver(game, hard=hard)
+        self.search = CostSearch(self.solver, TOTAL_GUESSES)
+        self.tree = tree if objective == EXPECTED else None
+        self.table = self.solver.table
+        self.index = game.code_index
+        self._totals: dict[int, int] = {}  # subtree totals of the tree, by node id
+        self._floor = INFINITE  # the last ranking's least bound of the guesses it did not value
+
+    # -- positions ------------------------------------------------------
+    def subset(self, pairs: tuple[Pair, ...]) -> np.ndarray:
+        """The still-possible secrets after `pairs`, as code indices."""
+        subset = self.solver.all_guesses
+        for guess, answer in pairs:
+            subset = subset[self.table[self.index[guess], subset] == encode_answer(self.game, answer)]
+        return subset
+
+    def _depth(self, guesses: int, size: int) -> int:
+        """Guesses allowed below a position: no cap in effect (at least one more than the secrets), and the
+        same for a part and for the position it becomes, so that a review's memos carry over."""
+        return min(self.solver.num_codes, max(self.solver.num_codes - guesses, size + 1))
+
+    def rank(self, pairs: tuple[Pair, ...], top: int, named: str | None, seconds: float) -> Ranking:
+        """The `top` best guesses after `pairs` and the value of `named`, searching for at most `seconds` more."""
+        deadline = time.perf_counter() + seconds
+        self._floor = INFINITE
+        on = self.tree.locate(pairs) if self.tree is not None else None
+        symmetry = on.symmetry if on is not None else identity(self.game)
+        where = on.pairs if on is not None else pairs  # the position searched: the tree's, carried there by `symmetry`
+        subset = self.subset(where)
+        history = tuple(self.index[g] for g, _ in where)
+        depth = self._depth(len(where), len(subset))
+        self.search.deadline = self.solver.deadline = deadline
+        try:
+            if self.objective == EXPECTED:
+                known, optimum, timed_out = self._rank_expected(subset, depth, history, top, on)
+            else:
+                known, optimum, timed_out = self._rank_height(subset, history, top)
+            named_value = None
+            if named is not None:
+                fixed = [g for g, _ in where]
+                rep = self.index[least_image(self.game, symmetry(named), fixed)]
+                named_value = self._named_value(subset, depth, history, rep, known, fixed)
+                timed_out = timed_out or not named_value.exact
+        finally:
+            self.search.deadline = self.solver.deadline = None
+        if optimum is not None:  # no guess does better than the proven best: bounds below it are raised to it
+            known = {g: Value(max(v.lower, optimum), v.upper) for g, v in known.items()}
+            if named_value is not None:
+                named_value = Value(max(named_value.lower, optimum), named_value.upper)
+            best_value = Value.of(optimum)
+        else:  # the least bound of the guesses valued, and of those not reached (`floor`), bounds the best
+            uppers = [v.upper for v in known.values() if v.upper is not None]
+            best_value = Value(min([v.lower for v in known.values()] + [self._floor]), min(uppers, default=None))
+        back = symmetry.inverse()
+        possible = set(subset.tolist())
+        order = sorted(known.items(), key=lambda kv: (kv[1].lower, kv[1].upper is None, kv[0] not in possible, kv[0]))
+        best = [(back(self.game.codes[g]), value) for g, value in order[:top]]
+        return Ranking(best, named_value, best_value, on is not None, timed_out)
+
+    def _same_partition(self, a: int, b: int, subset: np.ndarray) -> bool:
+        """True when guesses `a` and `b` split `subset` into the same parts and solve the same secret (if any)."""
+        ra, rb = self.table[a, subset].astype(np.int64), self.table[b, subset].astype(np.int64)
+        if not np.array_equal(ra == self.solver.solved, rb == self.solver.solved):
+            return False
+        joint = len(np.unique(ra * 256 + rb))
+        return joint == len(np.unique(ra)) == len(np.unique(rb))
+
+    def _alike(self, guess: int, known: dict[int, Value], subset: np.ndarray) -> Value | None:
+        """The value of a known guess with the same partition as `guess`, if any."""
+        for other, value in known.items():
+            if other == guess or self._same_partition(other, guess, subset):
+                return value
+        return None
+
+    # -- expected ---------------------------------------------------------
+    def _tree_total(self, node: dict, subset: np.ndarray) -> int:
+        """Total guesses of the tree's subtree at `node` over the secrets `subset` reaching it."""
+        found = self._totals.get(id(node))
+        if found is not None:
+            return found
+        children = node.get("next") or {}
+        total = len(subset)
+        if children:
+            row = self.table[self.index[node["guess"]], subset]
+            for key, child in children.items():
+                part = subset[row == encode_answer(self.game, Answer.from_str(key))]
+                total += self._tree_total(child, part)
+        self._totals[id(node)] = total
+        return total
+
+    def _part_bound(self, subset: np.ndarray, depth: int, guess: int) -> int:
+        """A proven lower bound of `guess`'s total from the memos: |S| plus each part's best bound."""
+        return len(subset) + sum(self.search.memo_bound(part, depth - 1) for part in self.solver.split(subset, guess))
+
+    def _greedy_total(self, subset: np.ndarray, depth: int, guess: int, history: tuple[int, ...]) -> int:
+        """The total of `guess` followed by greedy trees on its parts: an upper bound (no deadline: greedy trees are quick)."""
+        self.search.deadline = None
+        after = history + (guess,)
+        return len(subset) + sum(self.search.greedy(part, depth - 1, after)[0] for part in self.solver.split(subset, guess))
+
+    def _rank_expected(self, subset, depth, history, top, on) -> tuple[dict[int, Value], int | None, bool]:
+        """(values found, the least total if proven, whether time ran out) of the best guesses, most `top` exact."""
+        search, known, timed_out, optimum = self.search, {}, False, None
+        if on is not None:
+            optimum = self._tree_total(on.node, subset)
+            known[self.index[on.node["guess"]]] = Value.of(optimum)
+        elif len(subset) == 1:
+            optimum = 1
+            known[int(subset[0])] = Value.of(1)
+        else:
+            try:
+                optimum, guess = search.best_guess(subset, depth, history)
+                known[guess] = Value.of(optimum)
+            except BudgetExceeded:
+                timed_out = True
+        deadline = search.deadline
+        guesses, bases, _ = search.candidates(subset, depth, history)
+        floor = 0 if optimum is None else optimum  # no guess does better than a proven best
+        possible = set(subset.tolist())
+        for guess, base in zip(guesses.tolist(), bases.tolist()):
+            base = max(base, floor)
+            if timed_out:
+                if len(known) >= top:
+                    self._floor = base  # out of time: the bounds of the guesses left rank them no better
+                    break
+                if self._alike(guess, known, subset) is None:
+                    known[guess] = Value(max(base, self._part_bound(subset, depth, guess)), None)
+                continue
+            values = sorted(v.lower for v in known.values())
+            limit = values[top - 1] if len(values) >= top else INFINITE
+            # Once `top` are found only better guesses are looked for, and still-possible ones that tie
+            # with the last while none of those listed is still possible (a player would rather take one).
+            tie = limit < INFINITE and guess in possible and not any(
+                g in possible for g, v in known.items() if v.lower <= limit)
+            if base > limit:
+                break
+            if (base == limit and not tie) or self._alike(guess, known, subset) is not None:
+                continue
+            try:
+                value = search.guess_value(subset, depth, guess, limit + tie, history)
+            except BudgetExceeded:
+                if tie:
+                    break  # the values found stand; a tie was only wanted
+                timed_out = True
+                known[guess] = Value(max(base, self._part_bound(subset, depth, guess)), None)
+                continue
+            if value < limit + tie:
+                known[guess] = Value.of(value)
+        if optimum is None:
+            # No best value proven: the greedy rule's tree gives its first guess an upper bound.
+            search.deadline = None
+            cost, tree = search.greedy(subset, depth, history)
+            search.deadline = deadline
+            guess = self.index[tree["guess"]]
+            lower = known[guess].lower if guess in known else self._part_bound(subset, depth, guess)
+            known[guess] = Value(min(lower, cost), cost)
+        return known, optimum, timed_out
+
+    def _named_value(self, subset, depth, history, guess, known, fixed) -> Value:
+        """The value of `guess` (the least of its class), taken from a known guess of its class or partition if any."""
+        found = self._alike(guess, known, subset)
+        if found is not None:
+            return found
+        codes = self.game.codes
+        for other, value in known.items():
+            if least_image(self.game, codes[other], fixed) == codes[guess]:
+                return value
+        if self.objective == WORST_CASE:
+            return self._height_of_guess(subset, history, guess)
+        try:
+            return Value.of(self.search.guess_value(subset, depth, guess, INFINITE, history))
+        except BudgetExceeded:
+            return Value(self._part_bound(subset, depth, guess), self._greedy_total(subset, depth, guess, history))
+
+    # -- worst case -------------------------------------------------------
+    def _least_height(self, subset: np.ndarray, history: tuple[int, ...]) -> tuple[int, int]:
+        """(least height, a guess starting a tree of it); `SearchBudgetExceeded` carries the height reached as `args[0]`."""
+        solver, depth = self.solver, 1
+        while solver.caps[depth] < len(subset):
+            depth += 1
+        while True:
+            try:
+                guess = solver.find_guess(subset, depth, history)
+            except SearchBudgetExceeded:
+                raise SearchBudgetExceeded(depth) from None
+            if guess >= 0:
+                return depth, guess
+            depth += 1
+
+    def _height_of_guess(self, subset: np.ndarray, history: tuple[int, ...], guess: int) -> Value:
+        """1 plus the largest least height of `guess`'s parts; past the deadline, the height proven so far as a bound."""
+        worst, after = 0, history + (guess,)
+        for part in sorted(self.solver.split(subset, guess), key=len, reverse=True):
+            try:
+                worst = max(worst, self._least_height(part, after)[0])
+            except SearchBudgetExceeded as stop:
+                return Value(1 + max(worst, stop.args[0]), None)
+        return Value.of(1 + worst)
+
+    def _rank_height(self, subset, history, top) -> tuple[dict[int, Value], int | None, bool]:
+        """(values found, the least height if proven, whether time ran out) of the best guesses, most `top`."""
+        solver, known = self.solver, {}
+        try:
+            least, guess = self._least_height(subset, history)
+        except SearchBudgetExceeded as stop:
+            self._floor = stop.args[0]  # every lower height refuted
+            return self._unranked(subset, history, stop.args[0]), None, True
+        known[guess] = Value.of(least)
+        try:
+            for level in range(least, least + EXTRA_LEVELS + 1):
+                for guess in solver.ordered_guesses(subset, level, history).tolist():
+                    if len(known) >= top:
+                        return known, least, False
+                    if guess in known or self._alike(guess, known, subset) is not None:
+                        continue
+                    after = history + (guess,)
+                    if all(solver.find_guess(part, level - 1, after) >= 0 for part in solver.split(subset, guess)):
+                        known[guess] = Value.of(level)
+        except SearchBudgetExceeded:
+            return known, least, True
+        return known, least, False
+
+    def _unranked(self, subset, history, lower) -> dict[int, Value]:
+        """No least height within the time: the most promising guess, with the height proven so far as its bound."""
+        ordered = self.solver.ordered_guesses(subset, lower, history)
+        guess = int(ordered[0]) if len(ordered) else int(subset[0])
+        return {guess: Value(lower, None)}

@@ -1,0 +1,104 @@
+"""Time `bactree.coach.analyse` and `review` against the issue's targets; prints wall and CPU seconds per case.
+
+    python scripts/bench_analyse.py [--samples N] [--seed S]
+
+4 of 10 (expected): every position after the first guess 0123, positions
+after two guesses (the second at random), a review of a game of 7 moves;
+Mastermind 4x6: positions after 0 to 2 random guesses. Each row says how
+many analyses came out exact (the rest gave proven bounds at the time limit).
+One process: the numba kernels load once, before the clock starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from bactree.coach import analyse
+from bactree.coach.analyse import engine
+from bactree.coach.review import review
+from bactree.game import preset
+
+
+def timed(call):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = call()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def row(name: str, runs: list[tuple[bool, float, float]], target: float) -> None:
+    exact = sum(r[0] for r in runs)
+    walls = [r[1] for r in runs]
+    cpus = [r[2] for r in runs]
+    print(f"{name:<44} {len(runs):>3} {exact:>5}  wall median {statistics.median(walls):6.2f} max {max(walls):6.2f}  "
+          f"CPU median {statistics.median(cpus):6.2f} max {max(cpus):6.2f}  target {target} s")
+
+
+def random_history(game, rng: random.Random, guesses: int) -> list[str]:
+    secret = rng.choice(game.codes)
+    history = []
+    for _ in range(guesses):
+        guess = rng.choice(game.codes)
+        if guess == secret:
+            continue
+        history.append(f"{guess}={game.score(guess, secret)}")
+    return history
+
+
+def seven_moves(game, rng: random.Random) -> list[str]:
+    """A game of at least 7 moves: each guess a random code of the still-possible ones, or any code early on."""
+    while True:
+        secret, left, moves = rng.choice(game.codes), list(game.codes), []
+        while True:
+            guess = rng.choice(left) if len(moves) >= 2 else rng.choice(game.codes)
+            answer = game.score(guess, secret)
+            moves.append(f"{guess}={answer}")
+            if answer == game.solved:
+                break
+            left = [c for c in left if game.score(guess, c) == answer]
+        if len(moves) >= 7:
+            return moves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    bulls, mastermind = preset("bulls-cows"), preset("mastermind")
+    for game in (bulls, mastermind):
+        engine(game)  # tables, kernels and tree loaded before timing
+        analyse(game, [f"{game.codes[1]}={game.score(game.codes[1], game.codes[-1])}"], seconds=1.0)
+    print(f"{'case':<44} {'n':>3} {'exact':>5}")
+    answers = sorted({bulls.score("0123", s) for s in bulls.codes} - {bulls.solved})
+    runs = []
+    for answer in answers:
+        result, wall, cpu = timed(lambda: analyse(bulls, [f"0123={answer}"]))
+        runs.append((result.complete, wall, cpu))
+    row("4x10 expected, after one guess (every answer)", runs, 5)
+    runs = []
+    for _ in range(args.samples):
+        history = random_history(bulls, rng, 2)
+        result, wall, cpu = timed(lambda: analyse(bulls, history, seconds=0.5))
+        runs.append((result.complete, wall, cpu))
+    row("4x10 expected, after two random guesses", runs, 0.5)
+    runs = []
+    for _ in range(max(1, args.samples // 5)):
+        moves = seven_moves(bulls, rng)
+        result, wall, cpu = timed(lambda: review(bulls, moves))
+        runs.append((result.complete, wall, cpu))
+    row("4x10 expected, review of 7+ moves", runs, 20)
+    for count in (0, 1, 2):
+        runs = []
+        for _ in range(args.samples):
+            history = random_history(mastermind, rng, count)
+            result, wall, cpu = timed(lambda: analyse(mastermind, history, seconds=2.0))
+            runs.append((result.complete, wall, cpu))
+        row(f"Mastermind 4x6 expected, after {count} random guesses", runs, 2)
+
+
+if __name__ == "__main__":
+    main()

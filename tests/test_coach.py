@@ -1,0 +1,174 @@
+"""`bactree.coach.analyse` against brute force on tiny games, and the shipped trees' values against the search."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from naive_search import guess_height, guess_total, least_height, least_total
+
+from bactree.coach import analyse, read_history
+from bactree.coach.analyse import analyse_position
+from bactree.coach.engine import Engine
+from bactree.coach.symmetry import carrying, least_image
+from bactree.game import Game, preset
+
+TINY = [Game(3, "01234", False), Game(3, "123", True)]
+PLENTY = 600.0  # seconds: tiny games are always solved exactly
+
+
+def naive_value(game, secrets, guess, objective, hard):
+    if objective == "expected":
+        return guess_total(game, secrets, guess, hard)
+    return guess_height(game, secrets, guess, hard)
+
+
+def naive_best(game, secrets, objective, hard):
+    if objective == "expected":
+        return least_total(game, secrets, hard)
+    return least_height(game, secrets, hard)
+
+
+def check(game, history, objective, hard, named=None, top=4, unlisted=False):
+    """analyse's values against brute force; with `unlisted`, also that no guess left out beats the last listed."""
+    result = analyse(game, history, top=top, guess=named, objective=objective, hard=hard, seconds=PLENTY)
+    secrets = frozenset(result.secrets)
+    assert secrets == frozenset(c for c in game.codes if all(game.score(g, c) == a for g, a in result.pairs))
+    assert result.complete
+    best = naive_best(game, secrets, objective, hard)
+    assert result.best[0].value == best
+    values = [v.value for v in result.best]
+    assert values == sorted(values)
+    for entry in result.best:
+        assert entry.value == naive_value(game, secrets, entry.guess, objective, hard), entry
+        assert entry.possible == (entry.guess in secrets)
+        if hard:
+            assert entry.possible
+    if unlisted and len(values) == top:  # nothing left out beats the last listed, but guesses alike to a listed one
+        pool = sorted(secrets) if hard else game.codes
+        for guess in pool:
+            value = naive_value(game, secrets, guess, objective, hard)
+            assert value >= values[-1] or value in values, (guess, value, values)
+    if named is not None:
+        assert result.guess.value == naive_value(game, secrets, named, objective, hard)
+        assert result.loss == (result.guess.value - best, result.guess.value - best)
+    return result
+
+
+@pytest.mark.parametrize("game", TINY, ids=str)
+@pytest.mark.parametrize("objective", ["expected", "worst-case"])
+@pytest.mark.parametrize("hard", [False, True], ids=["free", "hard"])
+def test_every_position_after_one_guess_matches_brute_force(game, objective, hard):
+    check(game, [], objective, hard, named=game.codes[-1], unlisted=True)
+    for guess in game.codes:
+        answers = {game.score(guess, secret) for secret in game.codes} - {game.solved}
+        for answer in answers:
+            check(game, [(guess, answer)], objective, hard)
+
+
+@st.composite
+def positions(draw):
+    game = draw(st.sampled_from(TINY))
+    secret = draw(st.sampled_from(game.codes))
+    count = draw(st.integers(0, 3))
+    history = []
+    for _ in range(count):
+        guess = draw(st.sampled_from(game.codes))
+        answer = game.score(guess, secret)
+        if answer == game.solved:
+            break
+        history.append((guess, answer))
+    return game, history, draw(st.sampled_from(game.codes)), draw(st.integers(1, 6))
+
+
+@given(positions(), st.sampled_from(["expected", "worst-case"]), st.booleans())
+@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+def test_random_positions_and_named_guesses_match_brute_force(position, objective, hard):
+    game, history, named, top = position
+    secrets = [c for c in game.codes if all(game.score(g, c) == a for g, a in history)]
+    if hard and named not in secrets:
+        named = secrets[-1]
+    check(game, history, objective, hard, named, top, unlisted=True)
+
+
+def test_a_useless_guess_costs_a_whole_guess_more():
+    game = TINY[0]
+    history = [("012", game.score("012", "340"))]
+    result = check(game, history, "expected", False, named="012")
+    assert result.loss[0] == len(result.secrets)  # every secret takes one more guess
+
+
+def test_hard_mode_refuses_a_guess_that_is_not_possible():
+    game = TINY[0]
+    with pytest.raises(ValueError, match="hard mode: 012 is not still possible"):
+        analyse(game, ["012=0B1C"], guess="012", hard=True)
+
+
+def test_symmetries_carry_a_history_onto_another_and_name_classes():
+    game = preset("bulls-cows")
+    symmetry = carrying(game, ["4567", "4890"], ["0123", "0456"])
+    assert symmetry("4567") == "0123" and symmetry("4890") == "0456"
+    assert symmetry.inverse()(symmetry("9876")) == "9876"
+    assert carrying(game, ["0123", "0124"], ["0123", "4567"]) is None  # sharing 3 symbols, or none: no map
+    assert least_image(game, "9876", []) == "0123"
+    assert least_image(game, "7186", ["0123"]) == "0456"  # one symbol in its place, three new
+    assert least_image(game, "7816", ["0123"]) == "1456"  # one symbol out of its place
+
+
+TREE_POSITIONS = [  # (game, history, on the shipped expected tree)
+    (preset("bulls-cows"), ["0123=0B2C", "1245=0B2C"], True),
+    (preset("bulls-cows"), ["4567=0B2C", "5689=0B2C"], True),  # the one above, relabelled
+    (preset("bulls-cows"), ["4567=1B1C", "4589=0B1C"], False),
+    (preset("mastermind"), ["1123=1B0C"], True),
+    (preset("mastermind"), ["4564=1B1C"], True),  # 1123 relabelled and reordered
+    (preset("mastermind"), ["3344=1B0C", "1516=1B1C"], False),
+    (preset("mastermind"), ["1234=1B1C"], False),
+]
+
+
+@pytest.mark.parametrize(("game", "history", "on_tree"), TREE_POSITIONS)
+def test_shipped_tree_values_equal_the_search(game, history, on_tree):
+    from_tree = analyse(game, history, top=3, seconds=PLENTY)
+    searched = analyse(game, history, top=3, seconds=PLENTY, use_tree=False)
+    check_equal(from_tree, searched, on_tree)
+
+
+@pytest.mark.parametrize("history", [["1123=1B0C"], ["5565=1B1C", "1234=0B1C"]])
+def test_the_hard_mode_tree_values_equal_the_search(history):
+    game = preset("mastermind")
+    from_tree = analyse(game, history, top=2, seconds=PLENTY, hard=True)
+    searched = analyse(game, history, top=2, seconds=PLENTY, hard=True, use_tree=False)
+    check_equal(from_tree, searched, history == ["1123=1B0C"])
+    assert all(v.possible for v in from_tree.best)
+
+
+def check_equal(from_tree, searched, on_tree):
+    assert from_tree.source.startswith("tree") == on_tree
+    assert searched.source == "search"
+    assert from_tree.complete and searched.complete
+    assert [v.value for v in from_tree.best] == [v.value for v in searched.best]
+
+
+BOUNDED = [  # (game, history, named guess): sets large enough for the Python search, which the deadline stops
+    (preset("bulls-cows"), ["0123=0B2C", "4567=1B0C"], "1456"),
+    (preset("bulls-cows"), ["0123=1B1C", "0456=1B0C"], "7890"),
+    (preset("mastermind"), ["1122=0B1C"], "3456"),
+]
+
+
+@pytest.mark.parametrize(("game", "history", "named"), BOUNDED)
+@pytest.mark.parametrize("objective", ["expected", "worst-case"])
+def test_out_of_time_values_are_proven_bounds(game, history, named, objective):
+    fresh = Engine(game, objective)  # no memo of earlier tests: the search must stop at once
+    hurried = analyse_position(read_history(game, history), 3, named, objective, False, 0.0, fresh)
+    assert not hurried.complete
+    exact = analyse(game, history, top=8, guess=named, objective=objective, seconds=PLENTY, use_tree=False)
+    assert exact.complete
+    for entry in [*hurried.best, hurried.guess]:
+        truth = analyse(game, history, top=1, guess=entry.guess, objective=objective, seconds=PLENTY, use_tree=False)
+        assert entry.lower <= truth.guess.value and (entry.upper is None or truth.guess.value <= entry.upper), entry
+    best = exact.optimum.value
+    assert hurried.optimum.lower <= best and (hurried.optimum.upper is None or best <= hurried.optimum.upper)
+    low, high = hurried.loss
+    true_loss = exact.loss[0]
+    assert low <= true_loss and (high is None or true_loss <= high)

@@ -1,0 +1,94 @@
+"""The documentation's own checks: the CLI reference names every command and option, and pages stay short.
+
+The reference (docs/cli.md) is rendered when the site is built, by the
+hook docs/_hooks/cli_reference.py; here the same rendering is checked
+against the commands and options listed from the app itself, so a command
+or option missing from it (hidden, cut off by the terminal width, a command
+the hook does not reach) fails. `mkdocs build --strict` (CI: .ci/docs)
+checks the links; tests/test_readme_sessions.py runs the examples.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+import typer.main
+
+from bactree.cli import app
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = REPO / "docs"
+
+
+def load_hook():
+    spec = importlib.util.spec_from_file_location("cli_reference", DOCS / "_hooks" / "cli_reference.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def every_command(command=None, words: tuple[str, ...] = ("bactree",)) -> dict[str, list[str]]:
+    """Each command line (`bactree build`) with the names the reference must show: options, secondary options, arguments."""
+    command = command or typer.main.get_command(app)
+    names = []
+    for param in command.params:
+        if getattr(param, "hidden", False):
+            continue
+        if param.param_type_name == "argument":
+            names.append(param.name)
+        else:
+            names += [*param.opts, *param.secondary_opts]
+    found = {" ".join(words): names}
+    for name, sub in getattr(command, "commands", {}).items():
+        if not sub.hidden:
+            found.update(every_command(sub, (*words, name)))
+    return found
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict[str, str]:
+    """The rendered reference, one section of text per command line."""
+    markdown = load_hook().reference_markdown()
+    sections = re.split(r"^## `(bactree[^`]*)`$", markdown, flags=re.M)[1:]
+    return dict(zip(sections[0::2], sections[1::2]))
+
+
+def test_the_reference_has_a_section_per_command(reference: dict[str, str]) -> None:
+    commands = every_command()
+    assert len(commands) >= 10 and "bactree build" in commands and "bactree crack" in commands
+    assert sorted(reference) == sorted(commands)
+
+
+@pytest.mark.parametrize("command", sorted(every_command()))
+def test_the_reference_names_every_option(reference: dict[str, str], command: str) -> None:
+    section = reference[command]
+    assert f"Usage: {command} " in section
+    for name in every_command()[command]:
+        assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", section), f"{command}: {name} is not in the reference"
+
+
+def test_the_reference_page_is_wired_into_the_site() -> None:
+    config = (REPO / "mkdocs.yml").read_text()
+    assert "docs/_hooks/cli_reference.py" in config and "cli.md" in config
+    assert load_hook().MARKER in (DOCS / "cli.md").read_text()
+
+
+def test_pages_are_short() -> None:
+    """The README stays a page; every docs page but the research notes stays under about 400 lines."""
+    assert len((REPO / "README.md").read_text().splitlines()) <= 250
+    for page in DOCS.rglob("*.md"):
+        if "notes" not in page.relative_to(DOCS).parts:
+            assert len(page.read_text().splitlines()) <= 400, page
+
+
+def test_the_readme_keeps_the_two_set_up_lines_first() -> None:
+    """.ci/run executes the lines of the README's first sh block: install and build, install and test."""
+    block = re.search(r"^```sh\n(.*?)^```", (REPO / "README.md").read_text(), re.M | re.S)
+    assert block and block.group(1).splitlines() == [
+        "pip install -e . && bactree build --objective worst-case",
+        "pip install -e '.[test]' && pytest",
+    ]

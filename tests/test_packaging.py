@@ -1,0 +1,42 @@
+"""Packaging a user expects: one version everywhere, `python -m bactree`, a changelog that names the release."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import bactree
+from bactree.cli import app
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_version_option_matches_the_installed_metadata() -> None:
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"bactree {importlib.metadata.version('bactree')}\n"
+    assert importlib.metadata.version("bactree") == bactree.__version__
+
+
+def test_python_dash_m_runs_the_command() -> None:
+    result = subprocess.run([sys.executable, "-m", "bactree", "--version"], capture_output=True, text=True, check=False)
+    assert (result.returncode, result.stdout, result.stderr) == (0, f"bactree {bactree.__version__}\n", "")
+
+
+def test_the_version_has_one_source() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    assert tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "bactree.__version__"
+    }
+
+
+def test_the_changelog_starts_with_this_release() -> None:
+    first = re.search(r"^## (\S+)", (REPO / "CHANGELOG.md").read_text(), re.M)
+    assert first and first.group(1) == bactree.__version__
