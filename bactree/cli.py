@@ -9,6 +9,7 @@ that fails `verify` exits 1.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sys
 import time
@@ -19,11 +20,13 @@ from typing import Annotated, Optional
 import typer
 
 from . import __version__, cli_coach
+from .cli_app import App, Group
 from .cli_options import GameName, Length, Repeats, Symbols, resolve_game
 from .exits import cli_errors
 from .game import BactreeError, Game
 
-app = typer.Typer(
+app = App(
+    cls=Group,
     name="bactree",
     help="Compile, verify and play optimal decision trees for Bulls and Cows and Mastermind.",
     no_args_is_help=True,
@@ -80,7 +83,7 @@ def verify(
 def export(
     file: Annotated[Path, typer.Argument(help="Tree file to export.", show_default=False)],
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="Graph file to write: .graphml, .gexf, or .dot/.gv.", show_default=False)
+        Path, typer.Option("--output", "-o", help="Graph file to write: .graphml, .gexf, or .dot/.gv.", show_default=False)
     ],
 ) -> None:
     """Write a checked tree file as a graph for yEd, Gephi or Graphviz; the suffix picks the format.
@@ -109,7 +112,7 @@ def html(
         Optional[Path],
         typer.Argument(help="Tree file (default: the game's best shipped tree).", show_default=False),
     ] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
+    out: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
     game: GameName = None,  # type: ignore[assignment]
     length: Length = None,
     symbols: Symbols = None,
@@ -129,7 +132,7 @@ def html(
     with cli_errors():
         chosen = game_option(game, length, symbols, repeats)
         path = file if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
-        page, doc = tree_page(path, chosen)
+        page, doc = tree_page(path, chosen, rename=file is None)
         write_atomic(out, page.encode())
     typer.echo(f"wrote {out}: {path.name}, {doc['stats']['nodes']} nodes, {len(page) // 1024} KiB")
 
@@ -152,17 +155,22 @@ def walk(
 
     Answer each guess as 1B2C, 1b2c, '1 2' or 12; u takes back an answer, q quits.
     Answers that no secret fits are refused, naming the earlier answers they contradict.
+    On a terminal, Mastermind codes are coloured pegs (NO_COLOR=1 keeps plain text).
 
     Example: bactree walk --game mastermind
     """
+    from .pegs import code_painter
     from .play import WalkSession, open_tree, walk_secret
 
     with cli_errors():
         tree = open_tree(file, game_option(game, length, symbols, repeats))
+        show = code_painter(tree.game, sys.stdout)
         if secret is not None:
-            walk_secret(tree, secret, typer.echo)
+            walk_secret(tree, secret, typer.echo, show)
             return
-        status = WalkSession(tree, input, typer.echo).run()
+        session = WalkSession(tree, input, typer.echo)
+        session.show = show
+        status = session.run()
     raise typer.Exit(status)
 
 
@@ -199,11 +207,14 @@ def play(
     """Play a game at the terminal: alone, against the computer, or two people with the computer as referee.
 
     Guesses that are not codes of the game and answers that contradict earlier
-    ones are refused with the reason; q quits.
+    ones are refused with the reason (a guess asked before, too, in solo);
+    u takes back the last answer (in solo, the last guess); q quits. On a
+    terminal, Mastermind codes are coloured pegs (NO_COLOR=1 keeps plain text).
 
     Example: bactree play --mode versus --hints
     """
     from .game import preset
+    from .pegs import code_painter
     from .play import RefereeSession, SoloSession, VersusSession, open_tree, pick_secret
 
     with cli_errors():
@@ -224,6 +235,7 @@ def play(
             session = SoloSession(chosen, pick_secret(chosen, seed), input, typer.echo, hints, coach)
         else:
             session = RefereeSession(chosen or preset("bulls-cows"), input, typer.echo, hints)
+        session.show = code_painter(session.game, sys.stdout)
         status = session.run()
     raise typer.Exit(status)
 
@@ -236,6 +248,7 @@ StrategyOption = Annotated[
         help="A strategy (random, enumerate, cows-score, random-consistent, first-consistent, least-frequent, "
         "separator, knuth, most-parts, entropy, expected-size) or a tree file (tree:FILE or FILE.json).",
         show_default=False,
+        metavar="NAME",
     ),
 ]
 MaxGuesses = Annotated[
@@ -270,8 +283,11 @@ def evaluate(
         from .evaluate import DEFAULT_MAX_GUESSES, badness, comparison_table, evaluate_all, plot_histograms
         from .evaluate import evaluate as run
         from .strategies import STRATEGIES, make_strategy
+        from .treefile import check_writable
 
         the_game = resolve_game(game, length, symbols, repeats)
+        if plot is not None:
+            check_writable(plot)  # a typo in --plot fails now, not after the games
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
         if not strategy and not all_strategies:
             raise BactreeError("give --strategy NAME (or several), or --all")
@@ -314,8 +330,8 @@ def evaluate(
 
 @app.command("compile")
 def compile_strategy(
-    strategy: Annotated[Optional[str], typer.Option("--strategy", "-s", help="A deterministic strategy, e.g. knuth or entropy (required).", show_default=False)] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The tree file to write (required).", show_default=False)] = None,
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help="A deterministic strategy, e.g. knuth or entropy.", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The tree file to write.", show_default=False)],
     game: GameName = "bulls-cows",
     length: Length = None,
     symbols: Symbols = None,
@@ -333,8 +349,6 @@ def compile_strategy(
         from .treefile import dumps, write_atomic
 
         the_game = resolve_game(game, length, symbols, repeats)
-        if strategy is None or output is None:
-            raise BactreeError("give --strategy NAME and -o FILE")
         doc = strategy_tree(make_strategy(strategy, the_game, hard=hard), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
         write_atomic(output, dumps(doc))
         stats = doc["stats"]
@@ -393,6 +407,8 @@ def build(
             suffix = f"-max{max_guesses}" if max_guesses is not None else ""
             name = "crush" if objective == "worst-case" and (tie_break or "").startswith("crush") else objective
             output = Path("trees") / f"{game_slug(chosen)}{'-hard' if hard else ''}-{name}{suffix}.json"
+            with contextlib.suppress(OSError):  # if it cannot be made, check_writable says why
+                output.parent.mkdir(exist_ok=True)  # the default folder is made; one named with -o must exist
         check_writable(output)  # a typo in -o fails now, not after the search
         checkpoint = output.with_name(output.name + ".resume")
         if resume and not checkpoint.exists():
@@ -417,7 +433,7 @@ def build(
 
 @app.command()
 def crack(
-    length: Annotated[int, typer.Option("--length", "-n", help="Positions in the key.", show_default=False)],
+    length: Annotated[Optional[int], typer.Option("--length", "-n", help="Positions in the key (with --secret: its length).", show_default=False)] = None,
     symbols: Annotated[Optional[str], typer.Option("--symbols", help="The alphabet, one character per symbol (default: the paper's 37, a-z 0-9 space).", show_default=False)] = None,
     alphabet_size: Annotated[Optional[int], typer.Option("--alphabet-size", "-k", help="The first K symbols of the fixed alphabet (a-z, 0-9, space, then more letters).", show_default=False)] = None,
     repeats: Annotated[bool, typer.Option("--repeats/--no-repeats", help="May the key repeat a symbol.")] = True,
@@ -449,6 +465,10 @@ def crack(
     from .crack.run import make_oracle, make_puzzle
 
     with cli_errors():
+        if length is None:
+            if secret is None:
+                raise BactreeError("give --length N, the positions in the key (or --secret KEY)")
+            length = len(secret)
         puzzle = make_puzzle(length, symbols, alphabet_size, repeats)
         oracle = make_oracle(puzzle, secret, random_key, seed, oracle_cmd, interactive)
         shown = [0.0]

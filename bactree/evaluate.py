@@ -10,6 +10,7 @@ strategies are played game by game, `runs` times per secret.
 
 from __future__ import annotations
 
+import io
 import math
 import time
 from collections import Counter
@@ -22,7 +23,7 @@ import numpy as np
 from .codes import answer_table, decode_answer, solved_slot
 from .game import BactreeError, Game
 from .strategies import STRATEGIES, BlindStrategy, Strategy, make_strategy
-from .treefile import Node, Objective, TreeFormatError, check_header, document, read_document
+from .treefile import Node, Objective, TreeFormatError, check_header, document, read_document, write_atomic
 
 #: Guesses after which a game of an endless strategy (`random`, `cows-score`) counts as a failure.
 DEFAULT_MAX_GUESSES = 100
@@ -298,10 +299,9 @@ def plot_histograms(evaluations: list[Evaluation], path: str | Path, title: str 
     figure.supxlabel("guesses", fontsize=8)
     figure.supylabel("share of games", fontsize=8)
     figure.tight_layout()
+    image = io.BytesIO()
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        figure.savefig(path, dpi=100)
-    except OSError as err:
-        raise BactreeError(f"cannot write the plot {str(path)!r}: {err.strerror or err}") from None
+        figure.savefig(image, format="png", dpi=100)
     finally:
         plt.close(figure)
+    write_atomic(path, image.getvalue())  # as every file bactree writes: whole or not at all, into a folder that exists

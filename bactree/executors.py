@@ -15,9 +15,13 @@ machine's store, zero-copy and read-only.
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import multiprocessing.connection
 import os
-import queue
 import signal
+import time
+from multiprocessing.pool import ExceptionWithTraceback
+from multiprocessing.reduction import ForkingPickler
 from typing import Any, Callable
 
 import numpy as np
@@ -29,13 +33,16 @@ EXECUTORS = ("local", "ray")
 # A local Ray's object store: room for the shared arrays plus this much, and never less than Ray's minimum.
 _STORE_SLACK = 64 << 20
 _STORE_MIN = 80 << 20
+# How long a local worker is given to end, when told to and again when sent SIGTERM, before SIGKILL.
+_EXIT_SECONDS = 5.0
 
 
 class Executor:
     """Runs tasks on workers set up once; `submit` starts one, `next_result` waits for any one to end.
 
     The caller keeps at most `start`'s count of tasks running. Used as a
-    context manager: leaving it (also by Ctrl-C or an error) stops the workers.
+    context manager: leaving it lets the workers end (`close`), or, by
+    Ctrl-C or an error, stops them (`stop`); neither can wait forever.
     """
 
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:
@@ -55,13 +62,20 @@ class Executor:
         raise NotImplementedError
 
     def close(self) -> None:
-        """Stop the workers."""
+        """Let the workers end, their tasks all done."""
+
+    def stop(self) -> None:
+        """Stop the workers now, on an error or an interrupt, without waiting for their tasks."""
+        self.close()
 
     def __enter__(self) -> Executor:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.stop()
 
 
 def make_executor(name: str, workers: int | None = None, address: str | None = None, verbose: bool = True) -> Executor:
@@ -82,20 +96,63 @@ def make_executor(name: str, workers: int | None = None, address: str | None = N
     return RayExecutor(workers, address, verbose)
 
 
-def _local_worker_setup(initializer: Callable[..., None], *init_args: Any) -> None:
-    """A local worker's setup: signals left to the parent, then `initializer(*init_args)`.
+def _local_worker(connection: Any, inherited: list[Any], initializer: Callable[..., None], init_args: tuple) -> None:
+    """A local worker's life: set up once, then run the tasks read from `connection` until told to stop.
 
     Ctrl-C reaches the whole process group and is for the parent to handle;
-    the SIGTERM with which the parent stops the pool ends a worker at once,
-    without a traceback.
+    the SIGTERM with which the parent stops a worker ends it at once,
+    without a traceback. The parent's ends of the other workers' pipes,
+    inherited by the fork, are closed so that each pipe has one reader.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for other in inherited:
+        other.close()
     initializer(*init_args)
+    while True:
+        try:
+            task = connection.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if task is None:
+            return
+        function, args = task
+        try:
+            outcome: tuple[bool, Any] = (True, function(*args))
+        except BaseException as err:  # the task's error is the caller's, raised by `next_result`
+            outcome = (False, ExceptionWithTraceback(err, err.__traceback__))
+        try:
+            payload = ForkingPickler.dumps(outcome)
+        except Exception as err:  # a result or error that cannot be pickled
+            payload = ForkingPickler.dumps((False, BactreeError(f"a worker could not send its result back: {err}")))
+        try:
+            connection.send_bytes(payload)
+        except OSError:
+            return  # the parent is gone
+
+
+class _LocalWorker:
+    """One forked process and the parent's end of its pipe."""
+
+    def __init__(self, process: Any, connection: Any) -> None:
+        self.process, self.connection = process, connection
+
+    def stopped(self) -> str:
+        """How the process ended, for an error message."""
+        self.process.join(_EXIT_SECONDS)
+        code = self.process.exitcode
+        if code is not None and code < 0:
+            return f"was killed by signal {signal.Signals(-code).name}"
+        return f"exited with status {code}" if code is not None else "stopped answering"
 
 
 class LocalExecutor(Executor):
     """Forked worker processes of this machine: they inherit the parent's arrays (copy-on-write, never written).
+
+    Each worker has a pipe of its own and runs one task at a time, so no
+    lock is shared between processes: a worker stopped or killed at any
+    moment cannot leave another, or the parent, waiting. A worker that dies
+    under a task is an error of `next_result`, not a result that never comes.
 
     With one worker to start, the tasks run in this process instead, each as
     it is submitted: no process is forked, and none sets itself up again.
@@ -103,44 +160,98 @@ class LocalExecutor(Executor):
 
     def __init__(self, workers: int | None) -> None:
         self.workers = workers or os.cpu_count() or 1
-        self._pool: Any = None
-        self._inline = False
-        self._arrived: queue.Queue = queue.Queue()
+        self._all: list[_LocalWorker] = []
+        self._idle: list[_LocalWorker] = []
+        self._busy: dict[Any, _LocalWorker] = {}  # by the parent's end of its pipe
+        self._inline: list[tuple[bool, Any]] | None = None  # with one worker: outcomes of the tasks run here
 
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:
         count = min(self.workers, max(at_most, 1))
         if count == 1:
             initializer(*init_args)
-            self._inline = True
+            self._inline = []
             return 1
-        import multiprocessing  # here: a build that runs its tasks in this process does without it
-
-        # With fork, `init_args` reach the children by inheritance, not pickling: one table per machine.
-        self._pool = multiprocessing.get_context("fork").Pool(
-            count, initializer=_local_worker_setup, initargs=(initializer, *init_args)
-        )
+        context = multiprocessing.get_context("fork")
+        for _ in range(count):
+            # With fork, `init_args` reach the children by inheritance, not pickling: one table per machine.
+            mine, theirs = context.Pipe()
+            inherited = [worker.connection for worker in self._all] + [mine]
+            process = context.Process(target=_local_worker, args=(theirs, inherited, initializer, init_args), daemon=True)
+            process.start()
+            theirs.close()
+            self._all.append(_LocalWorker(process, mine))
+        self._idle = list(reversed(self._all))
         return count
 
     def submit(self, function: Callable[..., Any], *args: Any) -> None:
-        if self._inline:
+        if self._inline is not None:
             try:
-                self._arrived.put(function(*args))
+                self._inline.append((True, function(*args)))
             except Exception as err:  # raised by `next_result`, as a worker's would be; Ctrl-C stops the build here
-                self._arrived.put(err)
+                self._inline.append((False, err))
             return
-        self._pool.apply_async(function, args, callback=self._arrived.put, error_callback=self._arrived.put)
+        worker = self._idle.pop()
+        try:
+            worker.connection.send((function, args))
+        except OSError:
+            raise BactreeError(f"a local worker {worker.stopped()} before its task began") from None
+        self._busy[worker.connection] = worker
 
     def next_result(self) -> Any:
-        result = self._arrived.get()
-        if isinstance(result, BaseException):
-            raise result
-        return result
+        if self._inline:
+            done, value = self._inline.pop(0)
+            if not done:
+                raise value
+            return value
+        if not self._busy:
+            raise RuntimeError("next_result with no task running would wait forever")
+        sentinels = {worker.process.sentinel: worker for worker in self._busy.values()}
+        ready = multiprocessing.connection.wait([*self._busy, *sentinels])
+        # A result sent just before its worker ended is still read: pipes first.
+        pipes = [worker for worker in self._busy.values() if worker.connection in ready or worker.connection.poll()]
+        worker = pipes[0] if pipes else sentinels[ready[0]]
+        del self._busy[worker.connection]
+        try:
+            done, value = worker.connection.recv()
+        except (EOFError, OSError):
+            raise BactreeError(f"a local worker {worker.stopped()} during its task") from None
+        self._idle.append(worker)
+        if not done:
+            raise value
+        return value
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        """Tell the workers to end and wait a bounded time; then `stop` whoever is left (any at a task, at once)."""
+        try:
+            if not self._busy:
+                for worker in self._all:
+                    try:
+                        worker.connection.send(None)
+                    except OSError:
+                        pass  # already gone
+                self._wait(_EXIT_SECONDS)
+        finally:
+            self.stop()  # whoever has not ended by now, also after a Ctrl-C here: SIGTERM, then SIGKILL
+
+    def stop(self) -> None:
+        """SIGTERM every worker, wait a bounded time, SIGKILL the rest: never blocks for long."""
+        for worker in self._all:
+            if worker.process.exitcode is None:
+                worker.process.terminate()
+        self._wait(_EXIT_SECONDS)
+        for worker in self._all:
+            if worker.process.exitcode is None:
+                worker.process.kill()
+        self._wait(_EXIT_SECONDS)  # a killed process ends at once, unless stuck in the kernel
+        for worker in self._all:
+            worker.connection.close()
+        self._all, self._idle, self._busy = [], [], {}
+
+    def _wait(self, seconds: float) -> None:
+        """Wait until every worker has ended or `seconds` have passed."""
+        deadline = time.monotonic() + seconds
+        for worker in self._all:
+            worker.process.join(max(deadline - time.monotonic(), 0))
 
 
 class _RayWorker:
@@ -153,7 +264,14 @@ class _RayWorker:
         return function(*args)
 
 
+# A Ray build's progress reads like a local one: the workers' lines with no colour codes, no "(pid=...)"
+# prefix and none merged into "[repeated Nx]"; set before Ray is imported (it reads some at import).
+_RAY_QUIET = {"RAY_COLOR_PREFIX": "0", "RAY_DISABLE_WORKER_LOG_PREFIX": "1", "RAY_DEDUP_LOGS": "0"}
+
+
 def _import_ray() -> Any:
+    for name, value in _RAY_QUIET.items():
+        os.environ.setdefault(name, value)  # a user's own setting wins
     try:
         import ray
     except ImportError:
@@ -182,14 +300,20 @@ class RayExecutor(Executor):
             except ConnectionError as err:
                 raise BactreeError(f"cannot reach the Ray cluster at {self.address}: {err}") from None
         else:
-            ray.init(
-                address="local",  # a new Ray of our own, even where `ray start` left a cluster's address behind
-                num_cpus=self.workers or os.cpu_count() or 1,
-                object_store_memory=max(store_bytes + _STORE_SLACK, _STORE_MIN),
-                include_dashboard=False,
-                _node_ip_address="127.0.0.1",
-                **common,
-            )
+            # Ray turns token authentication on for a Ray it starts, and says so on every start:
+            # a notice, not a warning, kept out of the build's output.
+            logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
+            try:
+                ray.init(
+                    address="local",  # a new Ray of our own, even where `ray start` left a cluster's address behind
+                    num_cpus=self.workers or os.cpu_count() or 1,
+                    object_store_memory=max(store_bytes + _STORE_SLACK, _STORE_MIN),
+                    include_dashboard=False,
+                    _node_ip_address="127.0.0.1",
+                    **common,
+                )
+            except (RuntimeError, ConnectionError) as err:  # e.g. "Failed to start GCS", with pages of detail
+                raise BactreeError(f"cannot start Ray here: {str(err).splitlines()[0]}") from None
         self._started_ray = True
 
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from .game import QUIT, Answer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
+from .pegs import Painter
 from .walker import (
     InconsistentAnswerError,
     Pair,
@@ -65,12 +66,12 @@ def fitting(game: Game, history: list[Pair]) -> list[str]:
     return codes
 
 
-def remaining(codes: list[str], whose: str = "") -> str:
-    """`1260 secrets remain`, with the secrets listed when there are few; `whose` follows "secrets"."""
+def remaining(codes: list[str], whose: str = "", show: Painter = str) -> str:
+    """`1260 secrets remain`, with the secrets listed (each through `show`) when there are few; `whose` follows "secrets"."""
     if len(codes) == 1:
-        return f"1 secret{whose} remains: {codes[0]}"
+        return f"1 secret{whose} remains: {show(codes[0])}"
     if len(codes) <= LIST_AT_MOST:
-        return f"{len(codes)} secrets{whose} remain: {' '.join(codes)}"
+        return f"{len(codes)} secrets{whose} remain: {' '.join(map(show, codes))}"
     return f"{len(codes)} secrets{whose} remain"
 
 
@@ -87,18 +88,18 @@ def guesses(count: int) -> str:
     return f"{count} guess{'' if count == 1 else 'es'}"
 
 
-def walk_secret(tree: Tree, secret: str, write: Writer) -> int:
-    """Play a known secret through the tree and write the transcript; returns the number of guesses."""
+def walk_secret(tree: Tree, secret: str, write: Writer, show: Painter = str) -> int:
+    """Play a known secret through the tree and write the transcript, codes through `show`; returns the number of guesses."""
     secret = tree.game.parse_code(secret)
-    write(f"Secret {secret}, {tree.game}, tree {Path(tree.name).name}")
+    write(f"Secret {show(secret)}, {tree.game}, tree {Path(tree.name).name}")
     walk = tree.start()
     while not walk.solved:
         guess = walk.guess
         answer = tree.game.score(guess, secret)
         walk.answer(answer.bulls, answer.cows)
-        after = "" if walk.solved else f"  {remaining(walk.candidates)}"
-        write(f"Guess {len(walk.history)}: {guess}  {answer}{after}")
-    write(f"Found {secret} in {guesses(len(walk.history))}.")
+        after = "" if walk.solved else f"  {remaining(walk.candidates, show=show)}"
+        write(f"Guess {len(walk.history)}: {show(guess)}  {answer}{after}")
+    write(f"Found {show(secret)} in {guesses(len(walk.history))}.")
     return len(walk.history)
 
 
@@ -106,6 +107,7 @@ class Session(ABC):
     """What every session shares: the game, line input and output, and a clean ending."""
 
     computer_guess = "guess"  # how undo names the computer's guesses
+    show: Painter = str  # how codes are written; the CLI paints Mastermind pegs on a colour terminal (bactree.pegs)
 
     def __init__(self, game: Game, read: Reader, write: Writer) -> None:
         self.game = game
@@ -135,6 +137,10 @@ class Session(ABC):
         """The last word when the player leaves before the end."""
         return "Bye."
 
+    def echo(self, code: str) -> str:
+        """A typed code shown back in colour before its answer (`""` when codes are shown as typed)."""
+        return "" if self.show is str else f"{self.show(code)}  "
+
     def ask(self, prompt: str) -> str:
         """One line of input, stripped; `q` quits."""
         line = self.read(prompt).strip()
@@ -160,7 +166,7 @@ class Session(ABC):
             self.write(f"  {err}")
             return
         if not walk.solved:
-            self.write(f"  {remaining(walk.candidates)}")
+            self.write(f"  {remaining(walk.candidates, show=self.show)}")
 
     def take_back(self, walk: Walk) -> None:
         """Undo the walk's last answer, saying which."""
@@ -168,7 +174,9 @@ class Session(ABC):
             self.write("  Nothing to take back yet.")
             return
         guess, answer = walk.undo()
-        self.write(f"  Taken back: your answer {answer} to {self.computer_guess} {len(walk.history) + 1} ({guess}).")
+        self.write(
+            f"  Taken back: your answer {answer} to {self.computer_guess} {len(walk.history) + 1} ({self.show(guess)})."
+        )
 
 
 class WalkSession(Session):
@@ -186,8 +194,8 @@ class WalkSession(Session):
         self.write(f"Answer each guess with bulls and cows ({ANSWER_FORMS}); u takes back your last answer, q quits.")
         walk = self.tree.start()
         while not walk.solved:
-            self.answer_turn(walk, f"Guess {len(walk.history) + 1}: {walk.guess}  Your answer: ")
-        self.write(f"Solved: your secret is {walk.guess}, found in {guesses(len(walk.history))}.")
+            self.answer_turn(walk, f"Guess {len(walk.history) + 1}: {self.show(walk.guess)}  Your answer: ")
+        self.write(f"Solved: your secret is {self.show(walk.guess)}, found in {guesses(len(walk.history))}.")
 
 
 class SoloSession(Session):
@@ -202,18 +210,31 @@ class SoloSession(Session):
         self.coach = coach
 
     def play(self) -> None:
-        self.write(f"I have picked a secret code: {self.game}. Find it! Type a guess, or q to give up.")
+        self.write(f"I have picked a secret code: {self.game}. Find it! Type a guess, u to take one back, or q to give up.")
         history: list[Pair] = []
         notes = Coach(self.game) if self.coach else None
         while not history or history[-1][1] != self.game.solved:
-            guess = self.ask(f"Guess {len(history) + 1}: ")
+            line = self.ask(f"Guess {len(history) + 1}: ")
+            if line.lower() in UNDO:
+                if history:
+                    guess, answer = history.pop()
+                    if notes is not None:
+                        notes.take_back()
+                    self.write(f"  Taken back: guess {len(history) + 1} ({guess}: {answer}).")
+                else:
+                    self.write("  Nothing to take back yet.")
+                continue
             try:
-                guess = self.game.parse_code(guess)
+                guess = self.game.parse_code(line)
             except InvalidCodeError as err:
                 self.write(f"  {err}")
                 continue
+            earlier = next((i for i, (g, _) in enumerate(history) if g == guess), None)
+            if earlier is not None:
+                self.write(f"  You asked {guess} already: guess {earlier + 1}, {history[earlier][1]}. Not counted.")
+                continue
             history.append((guess, self.game.score(guess, self.secret)))
-            self.write(f"  {history[-1][1]}{hint(self.game, history) if self.hints else ''}")
+            self.write(f"  {self.echo(guess)}{history[-1][1]}{hint(self.game, history) if self.hints else ''}")
             if notes is not None:
                 self.write(f"  {notes.say(*history[-1])}")
         self.write(f"Solved in {guesses(len(history))}.")
@@ -221,7 +242,7 @@ class SoloSession(Session):
             self.write(notes.summary())
 
     def farewell(self) -> str:
-        return f"The secret was {self.secret}."
+        return f"The secret was {self.show(self.secret)}."
 
 
 class Coach:
@@ -235,15 +256,22 @@ class Coach:
         self.engine = engine(game)
         self.position = start(game)
         self.moves: list = []  # the `MoveReview` of each guess
+        self.before: list = []  # the position before each guess, for `take_back`
 
     def say(self, guess: str, answer: Answer) -> str:
         """The coach's line on the guess just scored."""
         from .coach.review import review_move
         from .coach.text import coach_line
 
+        self.before.append(self.position)
         move, self.position = review_move(self.position, guess, answer, self.engine)
         self.moves.append(move)
         return coach_line(move, expected=True)
+
+    def take_back(self) -> None:
+        """Forget the last guess, as the player took it back."""
+        self.moves.pop()
+        self.position = self.before.pop()
 
     def summary(self) -> str:
         """The closing line of the game's review."""
@@ -277,9 +305,9 @@ class VersusSession(Session):
         while not (yours and yours[-1][1] == self.game.solved) and not walk.solved:
             self.write(f"Round {len(yours) + 1}")
             yours.append(self.your_guess(walk, len(yours) + 1))
-            self.write(f"  {yours[-1][1]}{hint(self.game, yours) if self.hints else ''}")
+            self.write(f"  {self.echo(yours[-1][0])}{yours[-1][1]}{hint(self.game, yours) if self.hints else ''}")
             while not walk.solved and len(walk.history) < len(yours):
-                self.answer_turn(walk, f"My guess {len(walk.history) + 1}: {walk.guess}  Your answer: ")
+                self.answer_turn(walk, f"My guess {len(walk.history) + 1}: {self.show(walk.guess)}  Your answer: ")
         self.write(self.verdict(len(yours), yours[-1][1] == self.game.solved, walk))
 
     def your_guess(self, walk: Walk, number: int) -> Pair:
@@ -298,18 +326,18 @@ class VersusSession(Session):
 
     def verdict(self, yours: int, found: bool, walk: Walk) -> str:
         """Who won, and in how many guesses."""
-        mine = len(walk.history)
+        mine, theirs, found_yours = len(walk.history), self.show(self.secret), self.show(walk.guess)
         if found and walk.solved:
-            both = f"You found my secret {self.secret} in {guesses(yours)} and I found yours, {walk.guess}, in {mine}"
+            both = f"You found my secret {theirs} in {guesses(yours)} and I found yours, {found_yours}, in {mine}"
             if yours == mine:
                 return f"{both}: a draw."
             return f"{both}: {'you win' if yours < mine else 'I win'}."
         if found:
-            return f"You found my secret {self.secret} in {guesses(yours)}: you win."
-        return f"I found your secret {walk.guess} in {guesses(mine)}: I win. Mine was {self.secret}."
+            return f"You found my secret {theirs} in {guesses(yours)}: you win."
+        return f"I found your secret {found_yours} in {guesses(mine)}: I win. Mine was {theirs}."
 
     def farewell(self) -> str:
-        return f"My secret was {self.secret}."
+        return f"My secret was {self.show(self.secret)}."
 
 
 Event = str | Answer  # a guess or an answer in a refereed game
@@ -379,7 +407,7 @@ class RefereeSession(Session):
 
     def answer_step(self, guesser: int, holder: int) -> None:
         guess = str(self.entries[-1])
-        line = self.ask(f"Player {holder}, your answer to {guess}: ")
+        line = self.ask(f"Player {holder}, your answer to {self.show(guess)}: ")
         if line.lower() in UNDO:
             self.take_back()
             return
@@ -400,7 +428,7 @@ class RefereeSession(Session):
         if answer == self.game.solved:
             self.write(f"  Player {guesser} found Player {holder}'s secret in {guesses(len(history) + 1)}.")
         elif self.hints:
-            self.write(f"  {remaining(left, f' of Player {holder}')}")
+            self.write(f"  {remaining(left, f' of Player {holder}', self.show)}")
 
     def take_back(self) -> None:
         if not self.entries:
@@ -411,9 +439,9 @@ class RefereeSession(Session):
         entry = self.entries.pop()
         self.announced = 0
         if step % 2 == 0:
-            self.write(f"  Taken back: Player {guesser}'s guess {entry}.")
+            self.write(f"  Taken back: Player {guesser}'s guess {self.show(str(entry))}.")
         else:
-            self.write(f"  Taken back: Player {3 - guesser}'s answer {entry} to {self.entries[-1]}.")
+            self.write(f"  Taken back: Player {3 - guesser}'s answer {entry} to {self.show(str(self.entries[-1]))}.")
 
     def farewell(self) -> str:
         return "Game abandoned."

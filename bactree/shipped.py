@@ -74,10 +74,20 @@ def shipped_trees(folder: Path | None = None) -> list[ShippedTree]:
     return found
 
 
-def best_shipped_tree(game: Game, folder: Path | None = None) -> ShippedTree | None:
-    """The best shipped tree of `game` for a player: least height, then least total, not hard mode."""
-    candidates = [t for t in shipped_trees(folder) if t.game == game and not t.hard_mode]
-    return min(candidates, key=ShippedTree.rank, default=None)
+def best_shipped_tree(game: Game, folder: Path | None = None, renamed: bool = False) -> ShippedTree | None:
+    """The best shipped tree of `game` for a player: least height, then least total, not hard mode.
+
+    With `renamed`, when `game` has none, the best of a game that differs only
+    in its symbols' names (same length, repeats and alphabet size): renaming
+    the symbols, position by position, turns it into a tree of `game`
+    (`bactree.treefile.renamed`), as good and as proven.
+    """
+    trees = [t for t in shipped_trees(folder) if not t.hard_mode]
+    best = min((t for t in trees if t.game == game), key=ShippedTree.rank, default=None)
+    if best is None and renamed:
+        same = [t for t in trees if (t.game.length, t.game.repeats, len(t.game.symbols)) == (game.length, game.repeats, len(game.symbols))]
+        best = min(same, key=ShippedTree.rank, default=None)
+    return best
 
 
 def _read_entry(path: Path) -> ShippedTree | None:

@@ -100,6 +100,27 @@ def document(game: Game, objective: Objective, optimal: bool, root: Node, lower_
     }
 
 
+def renamed(doc: dict[str, Any], symbols: str) -> dict[str, Any]:
+    """`doc` for the game with these symbols: each symbol replaced by the one at its position in `symbols`.
+
+    Answers do not change under a renaming of symbols, and the alphabet's
+    order is kept, so the tree is the same strategy, as optimal, for the
+    renamed game, with the same figures. `symbols` must be as many as the game's.
+    """
+    old = doc["game"]["symbols"]
+    if len(symbols) != len(old):
+        raise ValueError(f"{len(symbols)} symbols cannot rename {len(old)}")
+    table = str.maketrans(old, symbols)
+
+    def rename(current: Node) -> Node:
+        children = current.get("next")
+        if not children:
+            return {"guess": current["guess"].translate(table)}
+        return {"guess": current["guess"].translate(table), "next": {key: rename(child) for key, child in children.items()}}
+
+    return {**doc, "game": {**doc["game"], "symbols": symbols}, "root": rename(doc["root"])}
+
+
 def dumps(doc: dict[str, Any]) -> bytes:
     """Serialise a document: indented, keys in insertion order, newline at the end."""
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
@@ -109,12 +130,12 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write `data` to `path` through a temporary file in the same folder, then rename.
 
     Raises BactreeError `cannot write PATH: REASON` when the file cannot be
-    written (the old file, if any, is left as it was).
+    written (the old file, if any, is left as it was). The folder must
+    exist: a folder missing is more often a typo than a wish, so none is made.
     """
     target = Path(path)
     try:
-        _nearest_folder(target)  # for its errors: a folder, or a path through a file, said plainly
-        target.parent.mkdir(parents=True, exist_ok=True)
+        _existing_folder(target)  # for its errors: a folder, a missing folder, a path through a file, said plainly
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as err:
         raise _write_error(path, err) from None
@@ -134,22 +155,21 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:
-    """Raise the error `write_atomic` would, before long work: `path` must not be a folder, its folder writable.
+    """Raise the error `write_atomic` would, before long work: `path` must not be a folder, its folder must exist and be writable.
 
-    Probes with a temporary file in the nearest existing folder on the way
-    (removed at once); creates no folder.
+    Probes with a temporary file in that folder (removed at once).
     """
     target = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=_nearest_folder(target))
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=_existing_folder(target))
         os.close(fd)
         os.unlink(tmp)
     except OSError as err:
         raise _write_error(path, err) from None
 
 
-def _nearest_folder(target: Path) -> Path:
-    """The nearest existing folder above `target`; OSError when `target` is a folder or that is a file."""
+def _existing_folder(target: Path) -> Path:
+    """`target`'s folder; OSError when `target` is a folder, a file is on the way, or the folder does not exist."""
     if target.is_dir():
         raise IsADirectoryError(21, "it is a folder")
     folder = target.parent
@@ -157,6 +177,8 @@ def _nearest_folder(target: Path) -> Path:
         folder = folder.parent
     if not folder.is_dir():
         raise NotADirectoryError(20, f"{str(folder)!r} is not a folder")
+    if folder != target.parent:
+        raise FileNotFoundError(2, f"folder {str(target.parent)!r} does not exist")
     return folder
 
 

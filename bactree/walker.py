@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from . import shipped
 from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, game_slug
-from .treefile import Node, TreeFormatError, check_header, check_node_count, read_document
+from .treefile import Node, TreeFormatError, check_header, check_node_count, read_document, renamed
 
 __all__ = [
     "InconsistentAnswerError",
@@ -66,13 +66,15 @@ def shipped_tree_path(game: Game, objective: str | None = None) -> Path:
 
     The best is the least height, then the least total, among the shipped
     trees of the game that are not hard mode, as their headers say; trees
-    added to `trees/` are picked up with no list to update. `MissingTreeError`
+    added to `trees/` are picked up with no list to update. A game that is a
+    shipped one with its symbols renamed gets that game's tree (its file says
+    the shipped symbols: `load_shipped_tree` renames them). `MissingTreeError`
     if the game has none.
     """
     folder = shipped.trees_dir()
     if objective is not None:
         return folder / f"{game_slug(game)}-{objective}.json"
-    best = shipped.best_shipped_tree(game, folder)
+    best = shipped.best_shipped_tree(game, folder, renamed=True)
     if best is None:
         raise MissingTreeError(f"no shipped tree for {game_slug(game)} ({game}) in {folder}; pass a tree file instead")
     return best.path
@@ -86,7 +88,11 @@ def load_shipped_tree(game: Game, objective: str | None = None) -> Tree:
             f"no shipped {objective} tree for {game_slug(game)} ({game}): {path} does not exist; "
             "pass a tree file instead"
         )
-    return load_tree(path)
+    tree = load_tree(path)
+    if tree.game != game:  # a shipped game under other symbols
+        doc = renamed(read_document(path), game.symbols)
+        tree = Tree(game, doc, f"{path} (symbols renamed {tree.game.symbols} -> {game.symbols})")
+    return tree
 
 
 def load_tree(path: str | os.PathLike[str]) -> Tree:

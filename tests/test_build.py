@@ -36,6 +36,7 @@ def test_shipped_worst_case_trees(name, height, optimal):
 
 def test_build_writes_a_verified_file(tmp_path):
     out = tmp_path / "sub" / "tree.json"
+    out.parent.mkdir()  # a folder named with -o must exist (docs/output-files.md)
     args = ["build", "--length", "3", "--symbols", "01234", "--no-repeats", "-o", str(out)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output

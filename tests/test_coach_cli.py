@@ -178,3 +178,19 @@ Guess 2: 1456  Your answer: 12
         read_game("0123 OB2C\n", game)
     with pytest.raises(ValueError, match="line 2: guess 3 comes after guess 1"):
         read_game("Guess 1: 0123  0B2C\nGuess 3: 4567  1B0C\n", game)
+
+
+def test_a_guess_taken_back_in_coached_play_leaves_the_review():
+    """u takes back the last guess (issue 34): the coach forgets it, so the closing line is the game without it."""
+    game = Game(3, "01234", False)
+
+    def closing(typed_lines: list[str]) -> list[str]:
+        typed = iter(typed_lines)
+        shown: list[str] = []
+        SoloSession(game, "034", lambda prompt: next(typed), shown.append, coach=True).run()
+        return shown
+
+    straight = closing(["012", "340", "034"])
+    with_undo = closing(["012", "431", "u", "340", "034"])
+    assert "  Taken back: guess 2 (431: 1B1C)." in with_undo
+    assert with_undo[-1] == straight[-1] == "Total loss 0.0000; found in 3 guesses; best play averages 3.2667 from the start."

@@ -442,3 +442,31 @@ def test_settle_finds_the_right_positions_of_a_guess_then_the_rest(wrong: int) -
     assert bulls == 40 - wrong
     result = settle(oracle, guess, bulls, 9, counts, None)
     assert np.array_equal(result.found, secret) and oracle.solved
+
+
+def test_terminal_oracle_refuses_an_answer_no_key_gets_with_the_earlier_ones() -> None:
+    """A small game checks each answer against every key at once, not a hundred questions later (issue 34)."""
+    import io
+
+    puzzle = Puzzle(2, "abc", True)
+    shown = io.StringIO()
+    oracle = TerminalOracle(puzzle, io.StringIO("0 0\n0 0\n1 0\n"), shown)
+    assert oracle.fitting is not None and len(oracle.fitting) == 9
+    assert oracle.ask(puzzle.parse("ab")) == (0, 0)  # the key is cc
+    assert oracle.ask(puzzle.parse("ca")) == (1, 0)  # 0 0 refused: cc gets 1 0
+    assert "  no key gets 0 0 to [ca] with the earlier answers; try again\n" in shown.getvalue()
+    assert oracle.queries == 2 and [puzzle.format(k) for k in oracle.fitting] == ["cc"]
+
+
+def test_terminal_oracle_keeps_the_keys_of_small_games_only() -> None:
+    assert TerminalOracle(Puzzle(3, PAPER_SYMBOLS, True)).fitting.shape == (37**3, 3)
+    assert TerminalOracle(Puzzle(3, PAPER_SYMBOLS, False)).fitting.shape == (37 * 36 * 35, 3)
+    assert TerminalOracle(Puzzle(5, PAPER_SYMBOLS, True)).fitting is None  # checked by the cracker, later
+
+
+@pytest.mark.parametrize(("length", "symbols", "repeats"), [(1, 1, True), (2, 3, True), (3, 4, False), (4, 4, False), (3, 5, True)])
+def test_all_keys_lists_the_secrets_in_code_order(length: int, symbols: int, repeats: bool) -> None:
+    from bactree.crack.oracles import all_keys
+
+    keys = all_keys(Puzzle(length, "abcde"[:symbols], repeats))
+    assert [tuple(int(i) for i in key) for key in keys] == all_secrets(length, symbols, repeats)

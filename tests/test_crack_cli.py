@@ -92,6 +92,14 @@ def test_interactive_impossible_answer_is_asked_again() -> None:
     assert result.stdout.startswith("[aba] solved in 3 questions (count-split, ")
 
 
+def test_interactive_answer_contradicting_earlier_ones_is_asked_again_at_once() -> None:
+    # Secret "aba": after 2 0 to "aaa" the key is aab, aba or baa, and each gets 1 2 or 3 0 from "baa", never 0 0.
+    result = runner.invoke(app, INTERACTIVE, input="2 0\n0 0\n1 2\n3 0\n")
+    assert result.exit_code == 0, result.output
+    assert "  no key gets 0 0 to [baa] with the earlier answers; try again\n" in result.stderr
+    assert result.stdout.startswith("[aba] solved in 3 questions (count-split, ")
+
+
 @pytest.mark.parametrize("answers", ["q\n", "2 0\nquit\n", "2 0\n Q \n", "", "2 0\n"], ids=["q", "quit", "Q", "eof", "eof-later"])
 def test_interactive_quit_says_bye_and_exits_0(answers: str) -> None:
     result = runner.invoke(app, INTERACTIVE, input=answers)

@@ -53,6 +53,7 @@ def test_evaluate_runs_random_strategies_several_times() -> None:
 
 def test_evaluate_all_is_a_table_best_last_with_tree_files(tmp_path: Path) -> None:
     trees = tmp_path / "trees"
+    trees.mkdir()
     assert run("compile", "-s", "entropy", *SMALL, "-o", str(trees / "entropy-2x4.json"))[0] == 0
     # A tree of another game and a file that is no tree are left out.
     assert run("compile", "-s", "knuth", "-n", "2", "--symbols", "012", "-o", str(trees / "other.json"))[0] == 0
@@ -113,7 +114,7 @@ def test_a_tree_file_plays_as_a_strategy(tmp_path: Path) -> None:
         (["evaluate", "--all", *SMALL, "--trees", "no-such-folder"], "Error: --trees 'no-such-folder' is not a folder"),
         (["evaluate", "-s", "knuth", *SMALL, "--trees", "."], "Error: --trees is for --all"),
         (["compile", "-s", "random", *SMALL, "-o", "x.json"], "Error: strategy 'random' is randomised"),
-        (["compile", "-s", "knuth", *SMALL], "Error: give --strategy NAME and -o FILE"),
+        (["compile", "-s", "knuth", *SMALL], "Error: missing option '--output' / '-o'"),
         (["compile", "-s", "enumerate", *SMALL, "-o", "x.json", "--max-nodes", "5"], "Error: the tree of 'enumerate' has more than 5 nodes"),
     ],
 )
@@ -147,7 +148,7 @@ def test_an_unwritable_plot_is_one_line_and_exit_2() -> None:
     pytest.importorskip("matplotlib", reason=MATPLOTLIB)
     code, out, err = run("evaluate", "-s", "knuth", *SMALL, "--plot", "/dev/null/x.png")
     assert (code, out) == (2, "")
-    assert err.startswith("Error: cannot write the plot") and err.count("\n") == 1
+    assert err == "Error: cannot write '/dev/null/x.png': '/dev/null' is not a folder\n"
 
 
 def test_plot_without_matplotlib_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -171,6 +172,7 @@ def test_a_strategy_named_beside_all_is_not_played_twice(tmp_path: Path) -> None
 def test_proven_optimal_trees_are_the_last_rows(tmp_path: Path) -> None:
     """A tree marked optimal ranks after every heuristic, even one with a lower mean."""
     trees = tmp_path / "trees"
+    trees.mkdir()
     run("compile", "-s", "first-consistent", *SMALL, "-o", str(trees / "marked.json"))
     doc = orjson.loads((trees / "marked.json").read_bytes())
     doc["optimal"] = True  # not true, but only the flag matters for the ranking

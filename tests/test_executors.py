@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
 import os
+import signal
 import sys
+import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from bactree import subproblems
+from bactree import executors, subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.executors import make_executor
@@ -166,3 +171,147 @@ def test_ray_missing_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if not installed
     with pytest.raises(BactreeError, match=r"pip install 'bactree\[cluster\]'"):
         make_executor("ray")
+
+
+# --- stopping the local pool: never a wait without end (issue 34) ------------------------------------------
+
+
+def _nothing() -> None:
+    """Worker set-up of the pool tests: nothing to install."""
+
+
+def _deaf(ready: str) -> None:
+    """A task that ignores SIGTERM and never ends, as the worker left blocked on the pool's queue lock did."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    Path(ready).touch()
+    time.sleep(3600)
+
+
+def _killed() -> None:
+    """A task whose worker is killed under it, as the kernel's out-of-memory killer would."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _workers_of(pool) -> list[multiprocessing.Process]:
+    return [p for p in multiprocessing.active_children() if p.pid != os.getpid()]
+
+
+def _wait_for(path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def quick_exits(monkeypatch):
+    """Workers get half a second, not five, to end before the next step: the tests wait on the full time."""
+    monkeypatch.setattr(executors, "_EXIT_SECONDS", 0.5, raising=False)  # raising=False: the old pool ran them too
+
+
+@pytest.mark.timeout(120)  # the pool of issue 34 waits for the deaf worker forever: a failure here, not a hang
+@pytest.mark.parametrize("ending", ["interrupt", "normal"])
+def test_leaving_the_pool_stops_a_worker_deaf_to_sigterm(ending, tmp_path, quick_exits):
+    """Whether the block ends by Ctrl-C or normally with a task still running, no worker outlives it."""
+    ready = tmp_path / "ready"
+    with contextlib.suppress(KeyboardInterrupt), make_executor("local", workers=2) as pool:
+        pool.start(_nothing, (), at_most=2)
+        workers = _workers_of(pool)
+        assert len(workers) == 2
+        pool.submit(_deaf, str(ready))
+        _wait_for(ready)
+        if ending == "interrupt":
+            raise KeyboardInterrupt
+    assert [p.exitcode for p in workers].count(-signal.SIGKILL) == 1  # the deaf one, after SIGTERM was ignored
+    assert not [p for p in workers if p.is_alive()]
+
+
+@pytest.mark.timeout(120)  # the pool of issue 34 replaces the dead worker and waits for its result forever
+def test_a_worker_killed_under_its_task_is_an_error_not_a_wait(quick_exits):
+    with make_executor("local", workers=2) as pool:
+        pool.start(_nothing, (), at_most=2)
+        pool.submit(_killed)
+        with pytest.raises(BactreeError, match=r"^a local worker was killed by signal SIGKILL during its task$"):
+            pool.next_result()
+        pool.submit(_shifted_plain, 1)  # the other worker still serves
+        assert pool.next_result() == 2
+
+
+def _shifted_plain(x: int) -> int:
+    return x + 1
+
+
+@pytest.mark.timeout(120)
+def test_a_pool_done_lets_its_workers_end_by_themselves():
+    """Normal completion: the workers are told to end and do (exit 0), none is signalled."""
+    with make_executor("local", workers=2) as pool:
+        pool.start(_nothing, (), at_most=2)
+        workers = _workers_of(pool)
+        for x in range(4):
+            pool.submit(_shifted_plain, x)
+            assert pool.next_result() == x + 1
+    assert [p.exitcode for p in workers] == [0, 0]
+
+
+@pytest.mark.timeout(120)
+def test_workers_end_when_their_parent_is_killed():
+    """SIGKILL leaves no cleanup to run: each worker reads the end of its own pipe and leaves."""
+    script = """
+import os, signal, sys
+from bactree.executors import make_executor
+pool = make_executor("local", workers=2)
+pool.start(int, (), at_most=2)  # a set-up that does nothing
+import multiprocessing
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode == -signal.SIGKILL, result.stderr
+    pids = [int(pid) for pid in result.stdout.split() if pid.isdigit()]
+    assert len(pids) == 2, result.stdout
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() and "zombie" not in _state(pid) for pid in pids):
+        assert time.monotonic() < deadline, "workers outlived their killed parent"
+        time.sleep(0.1)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split("\n")[0].lower()
+    except (OSError, IndexError):
+        return "zombie"  # gone meanwhile
+
+
+@pytest.mark.timeout(600)
+def test_a_ray_build_prints_its_progress_like_a_local_one(tmp_path):
+    """No colour codes, no "(pid=...)" prefix and no token-authentication notice from a Ray started by the build."""
+    pytest.importorskip("ray")
+    import subprocess
+
+    command = [sys.executable, "-m", "bactree.cli", "build", "-O", "expected", "-n", "3", "--symbols", "0123456",
+               "--executor", "ray", "-j", "2", "-o", str(tmp_path / "ray.json")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=540, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert "\x1b[" not in result.stderr and "pid=" not in result.stderr and "oken authentication" not in result.stderr
+    assert all(line.startswith(("[", "  [")) for line in lines), lines  # the build's lines, or a worker's tagged with its part
+    assert any(line.startswith("  [012 ") for line in lines)  # the workers' own lines came through
+
+
+def test_a_ray_that_cannot_start_is_one_line(monkeypatch):
+    """Ray's own failure to start (its first line kept) is an Error line, not a page of traceback."""
+
+    class NoRay:
+        @staticmethod
+        def is_initialized() -> bool:
+            return False
+
+        @staticmethod
+        def init(**options) -> None:
+            raise RuntimeError("Failed to start GCS.  Last 0 lines of error files:\n\nmore detail")
+
+    monkeypatch.setattr(executors, "_import_ray", lambda: NoRay)
+    with pytest.raises(BactreeError, match=r"^cannot start Ray here: Failed to start GCS\.  Last 0 lines of error files:$"):
+        make_executor("ray", workers=1).start(_nothing, (), at_most=1)

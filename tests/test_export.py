@@ -164,6 +164,7 @@ READERS = {
 def test_export_writes_a_graph_that_reads_back(tmp_path: Path, game: Game, suffix: str) -> None:
     source = tree_file(tmp_path, game)
     out = tmp_path / "graphs" / f"tree{suffix}"
+    out.parent.mkdir()
     graph = export_tree(source, out)
     assert sorted(os.listdir(out.parent)) == [out.name]  # written atomically: no temp file left
     back = READERS[suffix](out)

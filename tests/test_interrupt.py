@@ -180,3 +180,37 @@ except typer.Exit as stop:
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert (result.returncode, result.stderr) == (130, "Interrupted.\n")
+
+
+@pytest.mark.timeout(300)  # the pool of issue 34 replaced the dead worker and waited for its task forever
+def test_a_worker_killed_mid_build_ends_it_with_one_line_and_resume_finishes(tmp_path: Path) -> None:
+    """A worker killed under a task (as the out-of-memory killer does): one Error line, the file kept, --resume ends it."""
+    (tmp_path / "out.json").write_bytes(OLD)
+    command = [sys.executable, "-m", "bactree.cli", "build", *SPLIT, "-o", "out.json"]
+    process = subprocess.Popen(command, cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert process.stderr is not None
+    seen = []
+    for line in process.stderr:
+        seen.append(line)
+        if re.search(r"\] 1/8 ", line):
+            break
+    else:
+        pytest.fail("the build ended before a worker could be killed:\n" + "".join(seen))
+    workers = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+    assert workers, "no worker process found"
+    os.kill(int(workers[0]), signal.SIGKILL)
+    stderr = "".join(seen) + process.stderr.read()
+    assert process.wait(timeout=60) == 2, stderr
+    assert re.fullmatch(r"Error: a local worker was killed by signal SIGKILL (during its task|before its task began)",
+                        stderr.splitlines()[-1]), stderr
+    assert "Traceback" not in stderr
+    assert (tmp_path / "out.json").read_bytes() == OLD
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json", "out.json.resume"]
+    deadline = time.monotonic() + 10
+    while _session_processes(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _session_processes(process.pid), "worker processes outlived the build"
+    resumed = run_build(tmp_path, [*SPLIT, "--resume"])
+    assert resumed.returncode == 0, resumed.stderr
+    assert (tmp_path / "out.json").read_bytes() == dumps(build(GAME_3X10, "expected", workers=2).document)

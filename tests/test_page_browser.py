@@ -20,6 +20,7 @@ import pytest
 
 from bactree.game import Game, make_game
 from bactree.page import tree_page
+from bactree.pegs import PALETTE
 from bactree.play import remaining
 from bactree.shipped import shipped_trees
 from bactree.walker import Tree, load_shipped_tree, load_tree
@@ -230,6 +231,69 @@ def test_find_mine_by_following_the_tree(browser, pages) -> None:
     assert revealed in tree.game.code_index
     first = browser.find_element(By.CSS_SELECTOR, "#find-history li").get_attribute("data-answer")
     assert first == str(tree.game.score("0123", revealed))
+
+
+# --- Mastermind as pegs ------------------------------------------------------------
+
+PEG_STATE = """
+const pegs = (root) => [...root.querySelectorAll(".peg")].map((p) => [p.textContent, p.className, getComputedStyle(p).backgroundColor]);
+const keys = (li) => ["black", "white", "hole"].map((kind) => li.querySelectorAll(".key." + kind).length);
+return [pegs(document.getElementById("play-guess")),
+        [...document.querySelectorAll("#play-history li, #find-history li")].map((li) => [pegs(li), keys(li), li.dataset.answer])];
+"""
+
+
+def rgb(hex_colour: str) -> str:
+    return "rgb({}, {}, {})".format(*(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)))
+
+
+def test_mastermind_codes_are_pegs_and_answers_key_pegs(browser, pages) -> None:
+    path, tree = pages["mm4x6"]
+    game = tree.game
+    open_page(browser, path)
+    colour = {symbol: rgb(PALETTE[i][1]) for i, symbol in enumerate(game.symbols)}  # the terminal's palette too
+
+    def looks_right(pegs, code: str) -> None:
+        assert [p[0] for p in pegs] == list(code)  # the symbol stays on each peg
+        assert [p[1] for p in pegs] == [f"peg p{game.symbols.index(s)}" for s in code]
+        assert [p[2] for p in pegs] == [colour[s] for s in code]
+
+    walk = tree.start()
+    for _ in range(2):
+        answer = game.score(walk.guess, "6543")
+        answer_button(browser, str(answer)).click()
+        walk.answer(answer.bulls, answer.cows)
+    guess, history = browser.execute_script(PEG_STATE)
+    looks_right(guess, walk.guess)
+    assert by_id(browser, "play-guess").get_attribute("textContent") == walk.guess  # copied, it reads as digits
+    for (pegs, (black, white, hole), key), (code, answer) in zip(history, walk.history, strict=True):
+        looks_right(pegs, code)
+        assert (black, white, hole, key) == (answer.bulls, answer.cows, game.length - answer.bulls - answer.cows, str(answer))
+    assert fits_horizontally(browser)
+    screenshot(browser, "pegs")
+    by_id(browser, "tab-find").click()
+    field = by_id(browser, "find-input")
+    for symbol in "6621":  # the peg pad types a guess; the erase key takes a symbol back
+        browser.find_element(By.CSS_SELECTOR, f'#find-pegs button[data-symbol="{symbol}"]').click()
+    by_id(browser, "find-erase").click()
+    assert field.get_attribute("value") == "662"
+    field.send_keys("3", Keys.ENTER)  # digits are still typeable
+    _, history = browser.execute_script(PEG_STATE)
+    looks_right(history[-1][0], "6623")
+    assert history[-1][2] == browser.find_elements(By.CSS_SELECTOR, "#find-history li")[-1].get_attribute("data-answer")
+    for guess in ("1234", "3345"):
+        field.send_keys(guess, Keys.ENTER)
+    assert fits_horizontally(browser)
+    screenshot(browser, "find-pegs")
+
+
+def test_bulls_and_cows_keeps_digits(browser, pages) -> None:
+    path, _ = pages["bc4x10"]
+    open_page(browser, path)
+    by_id(browser, "tab-browse").click()
+    node_buttons(browser)[0].click()
+    assert browser.find_elements(By.CSS_SELECTOR, ".peg, .key") == []
+    assert not by_id(browser, "find-pegs").is_displayed()
 
 
 # --- browse ----------------------------------------------------------------------

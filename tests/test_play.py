@@ -324,3 +324,26 @@ def test_cli_play_bad_mode() -> None:
 def test_help_ends_with_an_example(command: str) -> None:
     result = invoke(command, "--help")
     assert result.exit_code == 0 and "Example: bactree " in result.output
+
+
+def test_solo_takes_back_with_u_and_names_a_repeated_guess() -> None:
+    """As in every other session, u takes back (here: the last guess); a guess asked before is said so and not counted."""
+    console = Console(["u", "012", "012", "U", "301", "012", "213"])
+    assert SoloSession(BC3, "213", console.read, console.write).run() == 0
+    assert console.text.splitlines()[1:] == [
+        "Guess 1: u",
+        "  Nothing to take back yet.",
+        "Guess 1: 012",
+        "  1B1C",
+        "Guess 2: 012",
+        "  You asked 012 already: guess 1, 1B1C. Not counted.",
+        "Guess 2: U",
+        "  Taken back: guess 1 (012: 1B1C).",
+        "Guess 1: 301",
+        "  0B2C",
+        "Guess 2: 012",
+        "  1B1C",
+        "Guess 3: 213",
+        "  3B0C",
+        "Solved in 3 guesses.",
+    ]

@@ -161,3 +161,54 @@ def test_readme_schema_example_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     monkeypatch.chdir(tmp_path)
     exec(compile(code, "tree-format.md", "exec"), {})
     assert capsys.readouterr().out.count(" max ") == len(TREES)
+
+
+# --- a shipped game with its symbols renamed (issue 34) ------------------------------------------------
+
+
+def test_a_renamed_tree_is_the_same_strategy_for_the_renamed_game() -> None:
+    doc = treefile.read_document(REPO / "trees" / "mastermind-4x6-worst-case.json")
+    renamed = treefile.renamed(doc, "abcdef")
+    replay = treefile.check_document(renamed, "renamed")  # every secret of 4 of 'abcdef' solved as the header says
+    assert (replay.max_guesses, replay.total_guesses) == (doc["stats"]["max_guesses"], doc["stats"]["total_guesses"])
+    assert renamed["game"]["symbols"] == "abcdef" and renamed["root"]["guess"] == doc["root"]["guess"].translate(str.maketrans("123456", "abcdef"))
+    assert treefile.renamed(renamed, "123456") == doc
+    with pytest.raises(ValueError, match="5 symbols cannot rename 6"):
+        treefile.renamed(doc, "abcde")
+
+
+def test_a_shipped_game_under_other_symbols_gets_its_tree_renamed() -> None:
+    game = make_game("mastermind", symbols="abcdef")
+    tree = load_shipped_tree(game)
+    best = load_shipped_tree(make_game("mastermind"))
+    assert tree.game == game and tree.stats == best.stats and tree.optimal == best.optimal
+    assert tree.root["guess"] == best.root["guess"].translate(str.maketrans("123456", "abcdef"))
+    assert tree.name.endswith("(symbols renamed 123456 -> abcdef)")
+    assert shipped.best_shipped_tree(game) is None  # only when asked for a renamed one
+    assert shipped.best_shipped_tree(make_game("bulls-cows", symbols="abcdefghijk")) is None
+
+
+@pytest.mark.parametrize("command", ["walk", "play", "html"])
+def test_walk_play_and_html_take_a_shipped_game_with_renamed_symbols(command: str, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from bactree.cli import app
+
+    options = ["--game", "mastermind", "--symbols", "abcdef"]
+    args = {
+        "walk": ["walk", *options, "--secret", "fade"],
+        "play": ["play", "--mode", "versus", *options, "--seed", "1"],
+        "html": ["html", *options, "-o", str(tmp_path / "page.html")],
+    }[command]
+    result = CliRunner().invoke(app, args, input="q\n")
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert {
+        "walk": "Secret fade, 4 of 'abcdef', repeats, tree mastermind-4x6-expected-max5.json (symbols renamed 123456 -> abcdef)",
+        "play": "Versus, 4 of 'abcdef', repeats: I have picked a secret for you to find; think of one for me to find.",
+        "html": f"wrote {tmp_path / 'page.html'}: mastermind-4x6-expected-max5.json, 1331 nodes, 59 KiB",
+    }[command] == first
+    extra = {"walk": [], "play": ["--mode", "versus"], "html": ["-o", str(tmp_path / "x.html")]}[command]
+    result = CliRunner().invoke(app, [command, "-n", "4", "--symbols", "abcdefghijk", *extra])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: no shipped tree for bulls-cows-4x11 (4 of 'abcdefghijk', no repeats)")

@@ -281,8 +281,8 @@ def test_secret_never_reached_is_caught() -> None:
 # --- write_atomic -----------------------------------------------------------
 
 
-def test_write_atomic_creates_folders_and_leaves_no_temp_file(tmp_path: Path) -> None:
-    path = tmp_path / "deep" / "er" / "tree.json"
+def test_write_atomic_leaves_no_temp_file(tmp_path: Path) -> None:
+    path = tmp_path / "tree.json"
     write_atomic(path, b"hello\n")
     assert path.read_bytes() == b"hello\n"
     assert os.listdir(path.parent) == ["tree.json"]
@@ -326,8 +326,12 @@ def test_unwritable_paths_are_one_line_errors(write, tmp_path: Path) -> None:
     assert os.listdir(tmp_path) == ["plain"] and (tmp_path / "plain").read_text() == "old"
 
 
-def test_check_writable_creates_nothing(tmp_path: Path) -> None:
-    check_writable(tmp_path / "new" / "folders" / "tree.json")
+@pytest.mark.parametrize("write", [lambda path: write_atomic(path, b"x"), check_writable], ids=["write_atomic", "check_writable"])
+def test_a_missing_folder_is_refused_not_made(write, tmp_path: Path) -> None:
+    """One rule for every file bactree writes: the folder must exist (a typo makes no folder)."""
+    missing = tmp_path / "new" / "folders"
+    with pytest.raises(BactreeError, match=f"^cannot write {str(missing / 'tree.json')!r}: folder {str(missing)!r} does not exist$"):
+        write(missing / "tree.json")
     assert os.listdir(tmp_path) == []
 
 

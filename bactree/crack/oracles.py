@@ -10,6 +10,8 @@ secret. The person at the terminal may quit (`Quit`).
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 import shlex
 import subprocess
@@ -132,17 +134,26 @@ def parse_answer(text: str) -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
+# A terminal session checks each answer against every key when keys times symbols stay below this
+# (the 50,653 keys of 3 of 37 symbols, say): an array of the keys still fitting, filtered answer by answer.
+CHECKED_KEYS_SIZE = 1 << 23
+
+
 class TerminalOracle(Oracle):
     """A person at the terminal: shows each guess and reads `BULLS COWS`.
 
     A typo or an impossible answer is refused with the reason and asked
     again, so the session survives it; q, quit or end of input raise `Quit`.
+    In a game small enough (`CHECKED_KEYS_SIZE`) an answer that no key gets
+    together with the earlier ones is refused at once too; in a larger one
+    the cracker finds such a contradiction later, and the run ends with it.
     """
 
     def __init__(self, puzzle: Puzzle, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         super().__init__(puzzle)
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stderr
+        self.fitting = all_keys(puzzle) if math.exp(puzzle.log_secrets()) * puzzle.num_symbols <= CHECKED_KEYS_SIZE else None
 
     def _answer(self, guess: np.ndarray) -> tuple[int, int]:
         self.stdout.write(f"question {self.queries}: [{self.puzzle.format(guess)}]\n")
@@ -152,10 +163,21 @@ class TerminalOracle(Oracle):
             if answer is None:
                 self.stdout.write(f"  cannot read {line!r}: type two numbers, bulls then cows, e.g. '2 1', or q to quit\n")
                 continue
-            problem = answer_problem(*answer, self.puzzle.length)
+            problem = answer_problem(*answer, self.puzzle.length) or self._contradiction(guess, answer)
             if problem is None:
                 return answer
             self.stdout.write(f"  {problem}; try again\n")
+
+    def _contradiction(self, guess: np.ndarray, answer: tuple[int, int]) -> str | None:
+        """Why no key gets `answer` to `guess` with the earlier answers, or None (and the keys that do are kept)."""
+        if self.fitting is None:
+            return None
+        bulls, cows = score_many(self.fitting, np.asarray(guess, dtype=np.int64), self.puzzle.num_symbols)  # symmetric
+        left = self.fitting[(bulls == answer[0]) & (cows == answer[1])]
+        if not len(left):
+            return f"no key gets {answer[0]} {answer[1]} to [{self.puzzle.format(guess)}] with the earlier answers"
+        self.fitting = left
+        return None
 
     def _read_line(self) -> str:
         """One line after the prompt, stripped; q, quit or end of input raise `Quit`."""
@@ -169,6 +191,13 @@ class TerminalOracle(Oracle):
         if line.lower() in QUIT:
             raise Quit
         return line
+
+
+def all_keys(puzzle: Puzzle) -> np.ndarray:
+    """Every secret of a small `puzzle`, one per row (symbol indices), in code order."""
+    symbols = range(puzzle.num_symbols)
+    rows = itertools.product(symbols, repeat=puzzle.length) if puzzle.repeats else itertools.permutations(symbols, puzzle.length)
+    return np.array(list(rows), dtype=np.int64).reshape(-1, puzzle.length)
 
 
 class ProgramOracle(Oracle):

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from ..game import Game, InvalidGameError
-from ..treefile import check_document, read_document
+from ..treefile import check_document, read_document, renamed
 
 __all__ = ["page_html", "tree_page"]
 
@@ -30,22 +30,26 @@ def page_html(doc: dict[str, Any], game: Game, name: str) -> str:
     # `<` only occurs inside JSON strings, where \u003c means the same: no `</script>` can close the block early.
     embedded = orjson.dumps(data).decode().replace("<", "\\u003c")
     title = f"bactree: {name} ({game})".replace("&", "&amp;").replace("<", "&lt;")
-    parts = {"{{TITLE}}": title, "{{STYLE}}": _asset("page.css"), "{{SCRIPT}}": _asset("page.js")}
+    script = _asset("verdict.js") + "\n" + _asset("page.js")  # the verdicts' engine, then the page that uses it
+    parts = {"{{TITLE}}": title, "{{STYLE}}": _asset("page.css"), "{{SCRIPT}}": script}
     page = _asset("page.html")
     for marker, text in parts.items():
         page = page.replace(marker, text)
     return page.replace("{{DATA}}", embedded)  # last: the tree's text is never searched for markers
 
 
-def tree_page(path: str | os.PathLike[str], game: Game | None = None) -> tuple[str, dict[str, Any]]:
+def tree_page(path: str | os.PathLike[str], game: Game | None = None, rename: bool = False) -> tuple[str, dict[str, Any]]:
     """Check the tree file at `path` by a full replay and return its page and its document.
 
-    With `game`, the file must play that game.
+    With `game`, the file must play that game, or with `rename` that game
+    under other symbols (a shipped tree), which are then renamed to `game`'s.
     """
     name = Path(path).name
     doc = read_document(path)
     check_document(doc, str(path))
     tree_game = Game(doc["game"]["length"], doc["game"]["symbols"], doc["game"]["repeats"])
     if game is not None and game != tree_game:
-        raise InvalidGameError(f"{path} plays {tree_game}, but the options ask for {game}")
+        if not rename or game != Game(tree_game.length, game.symbols, tree_game.repeats):
+            raise InvalidGameError(f"{path} plays {tree_game}, but the options ask for {game}")
+        doc, tree_game = renamed(doc, game.symbols), game
     return page_html(doc, tree_game, name), doc

@@ -96,6 +96,20 @@
 
   const fits = (codes, guess, answer) => codes.filter((code) => score(guess, code) === answer);
 
+  const counts = new Map(); // node -> secrets that reach it
+  const totals = new Map(); // node -> guesses its subtree takes over those secrets, each guess counted once per secret
+  (function countSecrets(node, codes) {
+    counts.set(node, codes.length);
+    let total = codes.length;
+    if (node.next) {
+      const parts = {};
+      for (const code of codes) (parts[score(node.guess, code)] ||= []).push(code);
+      for (const [key, child] of Object.entries(node.next)) total += countSecrets(child, parts[key] || []);
+    }
+    totals.set(node, total);
+    return total;
+  })(TREE.root, CODES);
+
   /** Indices of a smallest set of `history` pairs that no secret fits together with `answer` to `guess`. */
   function conflicts(history, guess, answer) {
     const fresh = fits(CODES, guess, answer);
@@ -126,6 +140,37 @@
     if (codes.length === 1) return `1 ${one}: ${codes[0]}`;
     if (codes.length <= LIST_AT_MOST) return `${codes.length} ${what}: ${codes.join(" ")}`;
     return `${codes.length} ${what}`;
+  }
+
+  // --- how codes and answers look: digits, or Mastermind's pegs --------------------------
+
+  // Mastermind codes are coloured pegs, each with its symbol on it, in Okabe and Ito's colour-blind-safe
+  // palette (classes p0..p7 in page.css, the terminal's order in bactree/pegs.py); Bulls and Cows keeps digits.
+  const PEGS = GAME.repeats && SYMBOLS.length <= 8;
+
+  /** A code as an element whose text is the code: a row of pegs for Mastermind, digits otherwise. */
+  function codeView(code) {
+    if (!PEGS) return element("code", { class: "code" }, code);
+    return element("code", { class: "code pegs", title: code },
+      ...[...code].map((symbol) => element("span", { class: "peg p" + SYMBOLS.indexOf(symbol) }, symbol)));
+  }
+
+  /** An answer as nodes: for Mastermind, black and white key pegs (no text of their own) before `1B2C`. */
+  function answerView(key) {
+    if (!PEGS) return [key];
+    const [bulls, cows] = key.slice(0, -1).split("B").map(Number);
+    const kinds = Array.from({ length: LENGTH }, (_, i) => (i < bulls ? "black" : i < bulls + cows ? "white" : "hole"));
+    const keys = element("span", { class: "keys", "aria-hidden": "true" }, ...kinds.map((kind) => element("span", { class: "key " + kind })));
+    keys.style.gridTemplateColumns = `repeat(${Math.ceil(LENGTH / 2)}, auto)`;
+    return [keys, key];
+  }
+
+  /** `remainingText` with the listed codes as `codeView`s. */
+  function remainingView(codes) {
+    if (codes.length > LIST_AT_MOST) return [remainingText(codes)];
+    const nodes = [codes.length === 1 ? "1 secret remains: " : `${codes.length} secrets remain: `];
+    codes.forEach((code, i) => nodes.push(...(i ? [" "] : []), codeView(code)));
+    return nodes;
   }
 
   function say(target, text, kind) {
@@ -188,21 +233,21 @@
     const history = $("play-history");
     history.replaceChildren(...play.history.map(([guess, key], i) =>
       element("li", { class: play.lastConflicts.includes(i) ? "conflict" : "", "data-answer": key },
-        "Guess " + (i + 1) + ": ", element("code", { class: "code" }, guess), " " + key)));
+        "Guess " + (i + 1) + ": ", codeView(guess), " ", ...answerView(key))));
     const codes = play.remaining[play.remaining.length - 1];
     $("play-turn").hidden = play.solved;
     if (!play.solved) {
       const guess = play.nodes[play.nodes.length - 1].guess;
       $("play-number").textContent = String(play.history.length + 1);
-      $("play-guess").textContent = guess;
+      $("play-guess").replaceChildren(codeView(guess));
       const possible = new Set(codes.map((code) => score(guess, code)));
       $("play-answers").replaceChildren(...ANSWERS.map((key) => element("button", {
         type: "button", class: possible.has(key) ? "possible" : "impossible", "data-answer": key,
         title: possible.has(key) ? "some remaining secret gives this" : "no remaining secret gives this",
         onclick: () => playAnswer(key),
-      }, key)));
+      }, ...answerView(key))));
     }
-    $("play-remaining").textContent = play.solved ? "" : remainingText(codes);
+    $("play-remaining").replaceChildren(...(play.solved ? [] : remainingView(codes)));
     if (focus) $("play-input").value = "";
   }
 
@@ -218,7 +263,33 @@
 
   // --- find mine: you find the page's secret ----------------------------------------
 
-  const find = { secret: null, history: [], remaining: CODES, over: false };
+  const find = { secret: null, history: [], remaining: CODES, node: TREE.root, verdicts: [], over: false };
+
+  // An optimal expected tree of normal play with no guess cap holds the exact value of every position on it;
+  // any other tree's totals are upper bounds (bactree/page/verdict.js).
+  // A tree of that objective not proven optimal may carry a proven lower bound on the whole game's total.
+  const NORMAL_EXPECTED = TREE.objective.name === "expected" && !TREE.objective.hard_mode && TREE.objective.max_guesses === null;
+  const judge = bactreeVerdicts.makeJudge({
+    codes: CODES, length: LENGTH, symbols: SYMBOLS, repeats: GAME.repeats, answers: ANSWERS,
+    total: (node) => totals.get(node), exactTree: NORMAL_EXPECTED && TREE.optimal,
+    wholeFloor: NORMAL_EXPECTED && TREE.stats.lower_bound !== undefined ? TREE.stats.lower_bound : null,
+  });
+  const INDEX = new Map(CODES.map((code, i) => [code, i]));
+
+  /** The verdict on `guess` when `codes` are left and `node` is the tree's node for them (or null off the tree). */
+  function judgeGuess(codes, node, guess, budget) {
+    return judge.verdict(codes.map((code) => INDEX.get(code)), node, INDEX.get(guess), budget);
+  }
+
+  /** For the tests and scripts/bench_page.py: the verdict on `guess` after `history` ([[guess, answer], ...]). */
+  window.bactreeVerdict = (history, guess, budget) => {
+    let codes = CODES, node = TREE.root;
+    for (const [g, key] of history) {
+      codes = fits(codes, g, key);
+      node = node && node.guess === g && node.next ? node.next[key] || null : null;
+    }
+    return judgeGuess(codes, node, guess, budget);
+  };
 
   function randomCode() {
     const pick = new Uint32Array(1);
@@ -227,7 +298,7 @@
   }
 
   function findNew() {
-    Object.assign(find, { secret: randomCode(), history: [], remaining: CODES, over: false });
+    Object.assign(find, { secret: randomCode(), history: [], remaining: CODES, node: TREE.root, verdicts: [], over: false });
     say($("find-message"), "");
     renderFind();
   }
@@ -238,6 +309,8 @@
     let guess;
     try { guess = parseCode(text); } catch (err) { say(message, err.message, "refused"); return; }
     const key = score(guess, find.secret);
+    find.verdicts.push(judgeGuess(find.remaining, find.node, guess));
+    find.node = find.node && find.node.guess === guess && find.node.next ? find.node.next[key] || null : null;
     find.history.push([guess, key]);
     find.remaining = fits(find.remaining, guess, key);
     if (key === SOLVED) {
@@ -252,7 +325,8 @@
 
   function renderFind() {
     $("find-history").replaceChildren(...find.history.map(([guess, key], i) =>
-      element("li", { "data-answer": key }, "Guess " + (i + 1) + ": ", element("code", { class: "code" }, guess), " " + key)));
+      element("li", { "data-answer": key }, "Guess " + (i + 1) + ": ", codeView(guess), " ", ...answerView(key),
+        element("div", { class: "verdict " + (find.verdicts[i].exact ? "exact" : "bounds") }, bactreeVerdicts.verdictText(find.verdicts[i])))));
     $("find-input").value = "";
   }
 
@@ -261,6 +335,15 @@
     findGuess($("find-input").value);
     $("find-input").select(); // a refused guess stays, selected, to be fixed or typed over
   });
+  if (PEGS) { // a Mastermind guess can be clicked together peg by peg, or typed as digits
+    const field = $("find-input");
+    const type = (text) => { field.value = text; field.focus(); };
+    $("find-pegs").append(
+      ...[...SYMBOLS].map((symbol) => element("button", { type: "button", "data-symbol": symbol, "aria-label": "add " + symbol,
+        onclick: () => type((field.value + symbol).slice(0, LENGTH)) }, codeView(symbol))),
+      element("button", { type: "button", id: "find-erase", "aria-label": "erase the last symbol", onclick: () => type(field.value.slice(0, -1)) }, "⌫"));
+    $("find-pegs").hidden = false;
+  }
   $("find-give-up").addEventListener("click", () => {
     find.over = true;
     say($("find-message"), `The secret was ${find.secret}.`, "done");
@@ -269,22 +352,13 @@
 
   // --- browse: the tree, expandable ----------------------------------------------
 
-  const counts = new Map(); // node -> secrets that reach it
-  (function countSecrets(node, codes) {
-    counts.set(node, codes.length);
-    if (!node.next) return;
-    const parts = {};
-    for (const code of codes) (parts[score(node.guess, code)] ||= []).push(code);
-    for (const [key, child] of Object.entries(node.next)) countSecrets(child, parts[key] || []);
-  })(TREE.root, CODES);
-
   function nodeItem(node, key, depth) {
     const n = counts.get(node);
     const final = !node.next || Object.keys(node.next).length === 0;
     const facts = `depth ${depth} · ${n} ${n === 1 ? "secret" : "secrets"}` + (final ? " · found" : "");
     const button = element("button", { type: "button", class: "node" + (final ? " final" : ""), "data-guess": node.guess, "data-depth": depth },
-      key ? element("span", { class: "answer" }, key + " → ") : "",
-      element("code", { class: "code" }, node.guess), " ", element("span", { class: "facts" }, facts));
+      key ? element("span", { class: "answer" }, ...answerView(key), " → ") : "",
+      codeView(node.guess), " ", element("span", { class: "facts" }, facts));
     const item = element("li", {}, button);
     item.bactreeNode = node;
     item.bactreeDepth = depth;
