@@ -32,8 +32,12 @@ def _answer(guess, secret, num_symbols):
 
 
 @njit(cache=True)
-def _answer_table(guesses, secrets, num_symbols):
-    """Encoded answers, guesses x secrets, as uint8."""
+def _answer_table_by_counts(guesses, secrets, num_symbols):
+    """Encoded answers, guesses x secrets, as uint8, counting each pair's symbols afresh.
+
+    For games whose codes hold too many distinct multisets of symbols for
+    `_answer_table`'s table of shared symbols.
+    """
     n = guesses.shape[1]
     out = np.empty((guesses.shape[0], secrets.shape[0]), np.uint8)
     count_g = np.zeros(num_symbols, np.int32)
@@ -56,6 +60,43 @@ def _answer_table(guesses, secrets, num_symbols):
             for i in range(n):
                 count_s[s[i]] = 0
             out[gi, si] = bulls * (n + 1) + common - bulls
+    return out
+
+
+# Rows and columns of the answer table computed together: a tile and its mirror stay in cache.
+_TILE = 64
+
+
+@njit(cache=True)
+def _answer_table(packed, length, multiset, common):
+    """Encoded answers of every code (rows: guesses) to every code (columns: secrets), uint8.
+
+    `packed[c]`: code c's symbols, one byte per position, eight to a word;
+    `multiset[c]`: which multiset of symbols code c holds; `common[a, b]`:
+    how many symbols multisets a and b share (the sum over symbols of the
+    lesser count), which is bulls plus cows. So an answer is a lookup plus
+    the bulls, the zero bytes of guess XOR secret, counted a word at a time:
+    a byte's high bit is set once its low seven bits or itself are nonzero.
+    The answer does not depend on which code is the guess, so each tile on
+    or above the diagonal is written with its mirror.
+    """
+    size = packed.shape[0]
+    low7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+    ones = np.uint64(0x0101010101010101)
+    out = np.empty((size, size), np.uint8)
+    for top in range(0, size, _TILE):
+        for left in range(top, size, _TILE):
+            for gi in range(top, min(top + _TILE, size)):
+                shared = common[multiset[gi]]
+                for si in range(max(left, gi), min(left + _TILE, size)):
+                    differ = 0
+                    for w in range(packed.shape[1]):
+                        x = packed[gi, w] ^ packed[si, w]
+                        high = ((((x & low7) + low7) | x) >> np.uint64(7)) & ones
+                        differ += np.int64((high * ones) >> np.uint64(56))
+                    answer = (length - differ) * length + shared[multiset[si]]  # bulls * (n + 1) + cows
+                    out[gi, si] = answer
+                    out[si, gi] = answer
     return out
 
 

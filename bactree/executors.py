@@ -153,6 +153,9 @@ class LocalExecutor(Executor):
     lock is shared between processes: a worker stopped or killed at any
     moment cannot leave another, or the parent, waiting. A worker that dies
     under a task is an error of `next_result`, not a result that never comes.
+
+    With one worker to start, the tasks run in this process instead, each as
+    it is submitted: no process is forked, and none sets itself up again.
     """
 
     def __init__(self, workers: int | None) -> None:
@@ -160,9 +163,14 @@ class LocalExecutor(Executor):
         self._all: list[_LocalWorker] = []
         self._idle: list[_LocalWorker] = []
         self._busy: dict[Any, _LocalWorker] = {}  # by the parent's end of its pipe
+        self._inline: list[tuple[bool, Any]] | None = None  # with one worker: outcomes of the tasks run here
 
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:
         count = min(self.workers, max(at_most, 1))
+        if count == 1:
+            initializer(*init_args)
+            self._inline = []
+            return 1
         context = multiprocessing.get_context("fork")
         for _ in range(count):
             # With fork, `init_args` reach the children by inheritance, not pickling: one table per machine.
@@ -176,6 +184,12 @@ class LocalExecutor(Executor):
         return count
 
     def submit(self, function: Callable[..., Any], *args: Any) -> None:
+        if self._inline is not None:
+            try:
+                self._inline.append((True, function(*args)))
+            except Exception as err:  # raised by `next_result`, as a worker's would be; Ctrl-C stops the build here
+                self._inline.append((False, err))
+            return
         worker = self._idle.pop()
         try:
             worker.connection.send((function, args))
@@ -184,6 +198,11 @@ class LocalExecutor(Executor):
         self._busy[worker.connection] = worker
 
     def next_result(self) -> Any:
+        if self._inline:
+            done, value = self._inline.pop(0)
+            if not done:
+                raise value
+            return value
         if not self._busy:
             raise RuntimeError("next_result with no task running would wait forever")
         sentinels = {worker.process.sentinel: worker for worker in self._busy.values()}

@@ -72,6 +72,16 @@ def chosen_first_guess(solver: Solver, depth: int, greedy: str, code: str | None
 
 # Parts at least this large are searched one second guess per task when there are several workers.
 BRANCH_MIN_SECRETS = 1000
+# Games with fewer secrets run their subproblems in the build's own process unless --workers asks for more:
+# forking workers, each loading the kernels and learning its own memo, costs more than it saves there.
+PARALLEL_MIN_SECRETS = 2000
+
+
+def _task_slots(solver: Solver, tasks: int, workers: int | None, executor: str) -> int:
+    """How many tasks may run at once: all of them, or one (in this process) for a small local build by default."""
+    if workers is None and executor == "local" and solver.num_codes < PARALLEL_MIN_SECRETS:
+        return 1
+    return tasks
 
 _worker_solver: Solver | None = None
 _worker_search: CostSearch | None = None
@@ -276,7 +286,7 @@ def solve_by_first_answer(
 
     if todo:
         with make_executor(executor, workers, address, verbose=progress is not None) as pool:
-            count = pool.start(_install_solver, (game, solver.table, solver.hard), len(todo))
+            count = pool.start(_install_solver, (game, solver.table, solver.hard), _task_slots(solver, len(todo), workers, executor))
             if executor != "local":
                 say(f"{count} {executor} workers started")
             _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished, greedy)
@@ -428,7 +438,7 @@ def find_by_first_answer(
     missed = False
     if todo:
         with make_executor(executor, workers, address, verbose=progress is not None) as pool:
-            count = pool.start(_install_solver, (game, solver.table, solver.hard), len(todo))
+            count = pool.start(_install_solver, (game, solver.table, solver.hard), _task_slots(solver, len(todo), workers, executor))
             running = 0
             while todo or running:
                 while todo and running < count:

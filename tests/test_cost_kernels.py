@@ -245,3 +245,13 @@ def test_failed_search_returns_a_proven_bound(game: Game, data: st.DataObject) -
         fresh = search_for(game, hard)
         value = fresh.solve(subset, search.solver.num_codes, budget, kernel=kernel)
         assert budget <= value <= optimum
+
+
+def test_a_read_only_set_gets_the_tree_of_a_writable_one() -> None:
+    """Ray hands parts over read-only; `_least_cost` loaded from numba's cache crashed on them (a segfault)."""
+    solver = Solver(Game(3, "012345", False))
+    for part in solver.split(solver.all_guesses, 0):
+        frozen = part.copy()
+        frozen.flags.writeable = False
+        depth = solver.num_codes - 1
+        assert search_for(solver.game).greedy(frozen, depth, (0,)) == search_for(solver.game).greedy(part, depth, (0,))

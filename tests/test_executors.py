@@ -75,6 +75,44 @@ def test_executor_runs_tasks_on_workers_set_up_once_and_raises_their_errors(exec
             pool.next_result()
 
 
+def _pid() -> int:
+    return os.getpid()
+
+
+def test_one_local_worker_runs_the_tasks_in_this_process(monkeypatch):
+    """No process is forked for one worker: the set-up and the tasks run here, errors still come from next_result."""
+    import numpy as np
+
+    monkeypatch.setenv("BACTREE_TEST_OFFSET", "")  # restored after the test: the set-up writes it here
+    with make_executor("local", workers=2) as pool:
+        assert pool.start(_set_offset, (100, np.arange(4, dtype=np.uint8)), at_most=1) == 1
+        assert os.environ["BACTREE_TEST_OFFSET"] == "106"  # set up here, once
+        pool.submit(_pid)
+        assert pool.next_result() == os.getpid()
+        pool.submit(_shifted, 1, pool.share(np.array([1, 2], np.int64)))
+        pool.submit(_fails, "task went wrong")
+        assert pool.next_result() == 110
+        with pytest.raises(BactreeError, match="task went wrong"):
+            pool.next_result()
+
+
+def test_a_small_split_build_forks_no_worker_unless_asked(monkeypatch):
+    """3 of 0-4 (60 secrets) runs its subproblems in this process by default; --workers 2 still forks."""
+    counts = []
+    started = subproblems.make_executor
+
+    def recording(*args, **kwargs):
+        pool = started(*args, **kwargs)
+        start = pool.start
+        pool.start = lambda *a: counts.append(start(*a)) or counts[-1]
+        return pool
+
+    monkeypatch.setattr(subproblems, "make_executor", recording)
+    alone = dumps(build(GAME, "expected").document)
+    assert dumps(build(GAME, "expected", workers=2).document) == alone
+    assert counts == [1, 2]
+
+
 def test_split_build_on_ray_gives_the_local_bytes(ray_cluster, monkeypatch):
     """Whole subproblems and second-guess tasks of large parts on 2 Ray workers: the tree of 1 local worker.
 

@@ -26,6 +26,27 @@ def test_answer_table_equals_reference(game: Game) -> None:
     assert np.array_equal(table, naive.answer_table(game))
 
 
+@settings(max_examples=40, deadline=None)
+@given(small_games(max_codes=250))
+def test_answer_table_by_counts_equals_reference(game: Game) -> None:
+    """The per-pair kernel that games with too many multisets of symbols for the shared-symbol table take."""
+    rows = codes.code_array(game)
+    assert np.array_equal(_kernels._answer_table_by_counts(rows, rows, game.num_symbols), naive.answer_table(game))
+
+
+@pytest.mark.parametrize("game", [Game(9, "01", True), Game(3, "0123456", False), Game(4, "123", True)], ids=str)
+def test_answer_table_takes_the_per_pair_kernel_past_its_cap(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nine positions fill two words of the packed codes; past COMMON_TABLE_MAX the counting kernel is used, alike."""
+    fast = codes.answer_table(game)
+    monkeypatch.setattr(codes, "COMMON_TABLE_MAX", 0)
+    codes.answer_table.cache_clear()
+    try:
+        counted = codes.answer_table(game)
+    finally:
+        codes.answer_table.cache_clear()
+    assert np.array_equal(fast, naive.answer_table(game)) and np.array_equal(counted, fast)
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_codes=250), st.data())
 def test_partition_counts_equal_reference(game: Game, data: st.DataObject) -> None:

@@ -9,6 +9,7 @@
     _height_kernels     numba kernel of the depth-bounded search (`_find_guess`)
     _cost_kernels       numba kernels of the least-cost search (bounds, memo, branch and bound)
     _symmetry   numba kernels of symmetry (a history's stabiliser, a set's own maps, least guesses of each orbit)
+    _memo       the kernels' memo tables (typed dicts made by a cached kernel)
     _finder_kernels  numba kernels of the finder's last three guesses
 
 The kernels call across `_partition_kernels`, `_height_kernels` and

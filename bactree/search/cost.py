@@ -27,12 +27,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from .. import _kernels as _answer_kernels, _strategy_kernels
 from ..treefile import Node, node
-from . import _cost_kernels, _height_kernels
+from . import _cost_kernels, _height_kernels, _memo
 from .height import Progress, Solver
 
 INFINITE = _cost_kernels.INFINITE
@@ -175,9 +174,8 @@ class CostSearch:
         self.floor = cost_floors(cost, solver.caps, self.level_fill)
         self.lookahead = cost.weights[1] > 0  # the kernels' lookahead bounds total guesses
         self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
-        key_type = numba.types.UniTuple(numba.types.uint64, 2)
-        self.kernel_exact = numba.typed.Dict.empty(key_type, numba.types.int64)
-        self.kernel_lower = numba.typed.Dict.empty(key_type, numba.types.int64)
+        self.kernel_exact = _memo._new_memo()
+        self.kernel_lower = _memo._new_memo()
         self.lower: dict[tuple[bytes, int], int] = {}
         self._greedy: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, Node]] = {}
         self.nodes_searched = 0
@@ -489,9 +487,17 @@ class CostSearch:
 
     def best_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
         """(least cost, lowest guess reaching it) for `subset` within `depth` guesses."""
-        cost = self.solve(subset, depth, INFINITE, history, kernel=False)
+        if not subset.flags.writeable:
+            # A read-only set (Ray hands parts over so) crashes `_least_cost` as numba loads it from its cache.
+            subset = subset.copy()
+        cost = self.solve(subset, depth, INFINITE, history)  # a small set's value from the kernel, mostly remembered
         if len(subset) == 1:
             return cost, int(subset[0])
         if cost >= INFINITE:
             raise ValueError("no tree of that height exists")
-        return cost, self.exact[(subset.tobytes(), depth)][1]
+        key = (subset.tobytes(), depth)
+        if key not in self.exact:
+            # Searched here to name the guess; bounded by the value, the screen drops every guess that cannot reach it,
+            # and the lowest guess reaching it is still the one kept.
+            self.solve(subset, depth, cost + 1, history, kernel=False)
+        return cost, self.exact[key][1]
