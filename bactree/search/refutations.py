@@ -18,6 +18,8 @@ guess a search returns, and with it every tree, stays what it was.
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from ._symmetry import _set_maps
@@ -27,17 +29,22 @@ CONFIRM_CAP = 4096
 
 
 def shape_key(table: np.ndarray, subset: np.ndarray, depth: int) -> bytes:
-    """Bytes that every image of the set `subset` shares (with `depth`): its sorted rows of sorted mutual answers."""
+    """Bytes that every image of the set `subset` shares (with `depth`): a digest of its sorted rows of sorted mutual answers.
+
+    A digest, not the rows (a set's size squared in bytes): keys that
+    collide only cost a failed search for a map.
+    """
     block = np.sort(table[np.ix_(subset, subset)], axis=1)
     block = block[np.lexsort(block.T[::-1])]
-    return depth.to_bytes(2, "little") + np.ascontiguousarray(block).tobytes()
+    digest = hashlib.blake2b(np.ascontiguousarray(block).tobytes(), digest_size=16).digest()
+    return depth.to_bytes(2, "little") + len(subset).to_bytes(4, "little") + digest
 
 
 class RefutationStore:
     """Sets known to have no tree within some number of guesses, found again in any image.
 
-    `max_bytes` caps what the stored sets hold; past it the store starts
-    afresh (a refutation forgotten is only searched again).
+    `max_bytes` caps what the stored sets and their keys hold; past it the
+    store starts afresh (a refutation forgotten is only searched again).
     """
 
     def __init__(
@@ -79,8 +86,10 @@ class RefutationStore:
 
     def add(self, subset: np.ndarray, depth: int) -> None:
         """Remember that `subset` has no tree within `depth` guesses."""
-        if self.held + subset.nbytes > self.max_bytes:
+        key = shape_key(self.table, subset, depth)
+        size = subset.nbytes + len(key)
+        if self.held + size > self.max_bytes:
             self._sets.clear()
             self.held = 0
-        self._sets.setdefault(shape_key(self.table, subset, depth), []).append(subset.copy())
-        self.held += subset.nbytes
+        self._sets.setdefault(key, []).append(subset.copy())
+        self.held += size
