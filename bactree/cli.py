@@ -23,7 +23,7 @@ from . import __version__, cli_coach, cli_crack
 from .cli_app import App, Group
 from .cli_options import GameName, Length, Repeats, Symbols, resolve_game
 from .exits import cli_errors
-from .game import BactreeError, Game
+from .game import BUILD_LIMIT, BactreeError, Game
 
 app = App(
     cls=Group,
@@ -397,6 +397,7 @@ def build(
     # file written (an existing one is left as it was), finished subproblems kept for --resume.
     with cli_errors() as raise_if_signalled:
         chosen = resolve_game(game, length, symbols, repeats)
+        chosen.check_size(BUILD_LIMIT)  # a game too large is refused before the default folder is made
         began = time.perf_counter()
 
         def progress(message: str) -> None:
