@@ -106,6 +106,7 @@ def _local_worker(connection: Any, inherited: list[Any], initializer: Callable[.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})  # blocked by `start` until the line above
     for other in inherited:
         other.close()
     initializer(*init_args)
@@ -172,6 +173,18 @@ class LocalExecutor(Executor):
             self._inline = []
             return 1
         context = multiprocessing.get_context("fork")
+        # A SIGTERM that reached a worker before it set SIGTERM's default action would run the parent's
+        # handler there (which may only note it), and the worker would live on: it stays blocked until then.
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        try:
+            self._fork(context, count, initializer, init_args)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        self._idle = list(reversed(self._all))
+        return count
+
+    def _fork(self, context: Any, count: int, initializer: Callable[..., None], init_args: tuple) -> None:
+        """Start `count` workers, each with a pipe of its own."""
         for _ in range(count):
             # With fork, `init_args` reach the children by inheritance, not pickling: one table per machine.
             mine, theirs = context.Pipe()
@@ -180,8 +193,6 @@ class LocalExecutor(Executor):
             process.start()
             theirs.close()
             self._all.append(_LocalWorker(process, mine))
-        self._idle = list(reversed(self._all))
-        return count
 
     def submit(self, function: Callable[..., Any], *args: Any) -> None:
         if self._inline is not None:
