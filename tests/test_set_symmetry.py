@@ -22,6 +22,20 @@ def subset_of(game: Game, picks: list[int]) -> np.ndarray:
     return np.unique(np.array([p % len(game.codes) for p in picks], np.int64))
 
 
+def met_sets(solver: search_height.Solver, steps: list[tuple[int, int]]):
+    """Sets a search meets: for each (guess, pick) of `steps`, the parts the guess leaves of the set so far,
+    the one picked (where the walk goes on), and the history with the guess; until a guess leaves nothing.
+    """
+    subset, history = solver.all_guesses, ()
+    for guess, pick in steps:
+        guess %= solver.num_codes
+        parts = solver.split(subset, guess)
+        if not parts:
+            return
+        subset, history = parts[pick % len(parts)], history + (guess,)
+        yield parts, subset, history
+
+
 def every_symmetry(solver: search_height.Solver, subset: np.ndarray) -> tuple:
     """`_set_automorphisms` of the set with a cap no tiny game reaches."""
     member = np.zeros(solver.num_codes, np.bool_)
@@ -102,11 +116,8 @@ def test_find_guess_with_set_symmetry_matches_brute_force(game, steps, depth, ha
     """
     solver = search_height.Solver(game, hard=hard)
     subset, history = solver.all_guesses, ()
-    for guess, pick in steps:
-        parts = solver.split(subset, guess % len(game.codes))
-        if not parts:
-            break
-        subset, history = parts[pick % len(parts)], history + (guess % len(game.codes),)
+    for _, subset, history in met_sets(solver, steps):
+        pass
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_height, "KERNEL_DEPTH", 1)
         found = solver.find_guess(subset, depth, history)
@@ -160,12 +171,7 @@ def test_find_guess_with_the_store_matches_brute_force(game, steps, depth, hard)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_height, "STORE_MIN_SET", 3)
         patch.setattr(search_height, "KERNEL_DEPTH", 2)
-        subset, history = solver.all_guesses, ()
-        for guess, pick in steps:
-            parts = solver.split(subset, guess % len(game.codes))
-            if not parts:
-                break
-            subset, history = parts[pick % len(parts)], history + (guess % len(game.codes),)
+        for parts, _, history in met_sets(solver, steps):
             for part in parts:  # every sibling asked too, so images of earlier refutations come up
                 found = solver.find_guess(part, depth, history)
                 assert (found >= 0) == fits_within(game, frozenset(game.codes[x] for x in part), depth, hard)
