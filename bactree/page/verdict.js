@@ -171,19 +171,14 @@ const bactreeVerdicts = (function () {
     const exact = new Map(); // S's key -> [cost, a best guess]
     const floor = new Map(); // S's key -> a proven lower bound on its cost
 
-    /** What is known of S: [its key, its exact cost or undefined, a proven lower bound on it]. */
-    function recalled(S) {
-      const key = S.join(",");
-      const known = exact.get(key);
-      return [key, known ? known[0] : undefined, Math.max(least[S.length], floor.get(key) || 0)];
-    }
-
     /** cost(S) if it is below `cutoff`; else a proven lower bound on it of at least `cutoff`. */
     function solve(S, cutoff) {
       const n = S.length;
       if (n <= 2) return 2 * n - 1;
-      const [key, value, low] = recalled(S);
-      if (value !== undefined) return value;
+      const key = S.join(",");
+      const known = exact.get(key);
+      if (known) return known[0];
+      const low = Math.max(least[n], floor.get(key) || 0);
       if (low >= cutoff) return low;
       let best = Infinity, bestGuess = -1;
       for (const option of options(S)) {
@@ -206,8 +201,10 @@ const bactreeVerdicts = (function () {
     function lowerBound(S) {
       const n = S.length;
       if (n <= 2) return 2 * n - 1;
-      const [, value, low] = recalled(S);
-      if (value !== undefined) return value;
+      const key = S.join(",");
+      const known = exact.get(key);
+      if (known) return known[0];
+      const low = Math.max(least[n], floor.get(key) || 0);
       const first = lead(S);
       return first ? Math.max(low, first.bound) : low;
     }
