@@ -27,7 +27,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-_SUMMARY = re.compile(r"^=+ (.*\d+ passed.*|.*\d+ failed.*|.*error.*) in [\d.]+s.*=+$")
+# pytest's last line, e.g. "1258 passed, 6 skipped in 430.12s (0:07:10)", bare under -q, else between ='s.
+_SUMMARY = re.compile(r"^=* ?(\d+ (?:passed|failed|error).* in [\d.]+s(?: \([\d:]+\))?) ?=*$")
 
 
 def readme_test_line() -> str:
