@@ -8,9 +8,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_search import are_images, canonical_codes, fits_within, set_canonical_codes, set_symmetries
+from naive_search import (
+    are_images, canonical_codes, fits_within, guess_total, guesses, least_total, set_canonical_codes, set_symmetries,
+    useful_parts,
+)
 
 from bactree.game import Game
+from bactree.search import TOTAL_GUESSES, CostSearch
+from bactree.search import cost as search_cost
 from bactree.search import height as search_height
 from bactree.search._symmetry import _least_in_orbits, _set_automorphisms
 from bactree.search.refutations import RefutationStore
@@ -77,6 +82,17 @@ def test_least_in_orbits_of_a_set_group_are_the_orbit_minima(game, picks):
     assert got == set_canonical_codes(game, frozenset(game.codes[x] for x in subset))
 
 
+@settings(max_examples=60, deadline=None)
+@given(game=st.sampled_from(GAMES), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=30))
+def test_orbit_names_are_the_least_images_under_the_set_group(game, picks):
+    """`set_orbit_names`: every code is named by the least code a symmetry of the set sends it to."""
+    solver = search_height.Solver(game)
+    subset = subset_of(game, picks)
+    group = set_symmetries(game, frozenset(game.codes[x] for x in subset))
+    names = solver.set_orbit_names(subset)
+    assert [game.codes[name] for name in names] == [min(images[code] for images in group) for code in game.codes]
+
+
 @settings(max_examples=30, deadline=None)
 @given(game=st.sampled_from(GAMES), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=2))
 def test_after_a_history_the_set_group_holds_its_stabiliser(game, picks):
@@ -122,6 +138,29 @@ def test_find_guess_with_set_symmetry_matches_brute_force(game, steps, depth, ha
         patch.setattr(search_height, "KERNEL_DEPTH", 1)
         found = solver.find_guess(subset, depth, history)
     assert (found >= 0) == fits_within(game, frozenset(game.codes[x] for x in subset), depth, hard)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from([Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]),
+    steps=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=2),
+    hard=st.booleans(),
+)
+def test_cost_search_with_set_symmetry_matches_brute_force(game, steps, hard):
+    """Every set searched in Python over one guess per orbit of its own symmetries: the least total and the
+    lowest guess reaching it are the brute force's."""
+    solver = search_height.Solver(game, hard=hard)
+    for _, subset, history in met_sets(solver, steps):
+        pass
+    secrets = frozenset(game.codes[x] for x in subset)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_cost, "SYMMETRY_MIN_SET", 3)
+        patch.setattr(search_cost, "KERNEL_MAX_SET", 2)
+        total, guess = CostSearch(solver, TOTAL_GUESSES).best_guess(subset, solver.num_codes, history)
+    assert total == least_total(game, secrets, hard)
+    if len(secrets) > 1:
+        useful = [g for g in guesses(game, secrets, hard) if useful_parts(game, secrets, g) is not None]
+        assert game.codes[guess] == min(g for g in useful if guess_total(game, secrets, g, hard) == total)
 
 
 def random_image(game: Game, codes: list[str], seed: int) -> list[str]:

@@ -78,6 +78,7 @@ class Engine:
         self.index = game.code_index
         self._totals: dict[int, int] = {}  # subtree totals of the tree, by node id
         self._floor = INFINITE  # the last ranking's least bound of the guesses it did not value
+        self._names = self.solver.all_guesses  # per code, its orbit's name under the ranked set's symmetries
 
     # -- positions ------------------------------------------------------
     def subset(self, pairs: tuple[Pair, ...]) -> np.ndarray:
@@ -100,6 +101,7 @@ class Engine:
         symmetry = on.symmetry if on is not None else identity(self.game)
         where = on.pairs if on is not None else pairs  # the position searched: the tree's, carried there by `symmetry`
         subset = self.subset(where)
+        self._names = self.solver.set_orbit_names(subset)
         history = tuple(self.index[g] for g, _ in where)
         depth = self._depth(len(where), len(subset))
         self.search.deadline = self.solver.deadline = deadline
@@ -139,9 +141,10 @@ class Engine:
         return joint == len(np.unique(ra)) == len(np.unique(rb))
 
     def _alike(self, guess: int, known: dict[int, Value], subset: np.ndarray) -> Value | None:
-        """The value of a known guess with the same partition as `guess`, if any."""
+        """The value of a known guess with the same partition as `guess`, or in its orbit under the set's symmetries."""
+        names = self._names
         for other, value in known.items():
-            if other == guess or self._same_partition(other, guess, subset):
+            if names[other] == names[guess] or self._same_partition(other, guess, subset):
                 return value
         return None
 

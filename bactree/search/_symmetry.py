@@ -69,6 +69,50 @@ def _canonical_mask(codes, history, perms, num_symbols):
 
 
 @njit(cache=True)
+def _unused_symbols(used):
+    """The symbols not `used`, in order."""
+    unused = np.empty(used.shape[0], np.int64)
+    num_unused = 0
+    for c in range(used.shape[0]):
+        if not used[c]:
+            unused[num_unused] = c
+            num_unused += 1
+    return unused[:num_unused]
+
+
+@njit(cache=True)
+def _image(code, perm, symbol_map, unused, image, relabel):
+    """Write into `image` the least code that the element (`perm`, `symbol_map`) sends `code` to.
+
+    Symbols the map leaves at -1 may be relabelled freely among the `unused`
+    ones: in order of first appearance, to the least of them. `relabel` is
+    scratch, all -1 before and after.
+    """
+    n = code.shape[0]
+    for i in range(n):
+        image[perm[i]] = symbol_map[code[i]] if symbol_map[code[i]] >= 0 else -1 - code[i]
+    next_free = 0
+    for i in range(n):
+        if image[i] < 0:
+            original = -1 - image[i]
+            if relabel[original] == -1:
+                relabel[original] = unused[next_free]
+                next_free += 1
+            image[i] = relabel[original]
+    for c in range(relabel.shape[0]):
+        relabel[c] = -1
+
+
+@njit(cache=True)
+def _before(a, b):
+    """True when code `a` comes before code `b` (lexicographic order of symbols)."""
+    for i in range(a.shape[0]):
+        if a[i] != b[i]:
+            return a[i] < b[i]
+    return False
+
+
+@njit(cache=True)
 def _least_in_orbits(codes, group_perms, maps, used):
     """True for each code that no element of the group maps to a smaller code.
 
@@ -78,41 +122,34 @@ def _least_in_orbits(codes, group_perms, maps, used):
     first appearance to the least unused symbols, which gives the least code
     among those relabellings.
     """
-    num_symbols = used.shape[0]
     num_codes, n = codes.shape
-    unused = np.empty(num_symbols, np.int64)
-    num_unused = 0
-    for c in range(num_symbols):
-        if not used[c]:
-            unused[num_unused] = c
-            num_unused += 1
+    unused = _unused_symbols(used)
     mask = np.ones(num_codes, np.bool_)
     image = np.empty(n, np.int64)
-    relabel = np.full(num_symbols, -1, np.int64)
+    relabel = np.full(used.shape[0], -1, np.int64)
     for ci in range(num_codes):
-        code = codes[ci]
         for e in range(group_perms.shape[0]):
-            for i in range(n):
-                image[group_perms[e, i]] = maps[e, code[i]] if maps[e, code[i]] >= 0 else -1 - code[i]
-            next_free = 0
-            for i in range(n):
-                if image[i] < 0:
-                    original = -1 - image[i]
-                    if relabel[original] == -1:
-                        relabel[original] = unused[next_free]
-                        next_free += 1
-                    image[i] = relabel[original]
-            for c in range(num_symbols):
-                relabel[c] = -1
-            smaller = False
-            for i in range(n):
-                if image[i] != code[i]:
-                    smaller = image[i] < code[i]
-                    break
-            if smaller:
+            _image(codes[ci], group_perms[e], maps[e], unused, image, relabel)
+            if _before(image, codes[ci]):
                 mask[ci] = False
                 break
     return mask
+
+
+@njit(cache=True)
+def _least_images(codes, group_perms, maps, used):
+    """Each code's least image under the group `_least_in_orbits` reads: one name for its orbit."""
+    num_codes, n = codes.shape
+    unused = _unused_symbols(used)
+    least = codes.astype(np.int64)
+    image = np.empty(n, np.int64)
+    relabel = np.full(used.shape[0], -1, np.int64)
+    for ci in range(num_codes):
+        for e in range(group_perms.shape[0]):
+            _image(codes[ci], group_perms[e], maps[e], unused, image, relabel)
+            if _before(image, least[ci]):
+                least[ci] = image
+    return least
 
 
 @njit(cache=True)

@@ -241,7 +241,7 @@ class CostSearch:
             raise BudgetExceeded
         solver = self.solver
         best, best_guess = bound, -1
-        guesses, bases, fail_low = self.candidates(subset, depth, history, bound)
+        guesses, bases, fail_low = self.candidates(subset, depth, history, bound, own_symmetry=True)
         # `fail_low`: the least proven bound among guesses that cannot beat `bound`.
         # The kernel skips the guesses whose small parts' bounds rule them out; each one
         # it stops at is finished here: large parts raised, then the parts searched.
@@ -392,7 +392,8 @@ class CostSearch:
         )
 
     def candidates(
-        self, subset: np.ndarray, depth: int, history: tuple[int, ...], bound: int = INFINITE, dedupe: bool = True
+        self, subset: np.ndarray, depth: int, history: tuple[int, ...], bound: int = INFINITE, dedupe: bool = True,
+        own_symmetry: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, int]:
         """(guesses, lower bounds of the cost with each, least bound left out), most promising first.
 
@@ -400,10 +401,13 @@ class CostSearch:
         with `dedupe=False`, when only the least bound matters), bound below
         `bound`. The third value is the least bound of the guesses left out
         for reaching `bound` (INFINITE if none): the search proves no less.
+        With `own_symmetry` (the search), one guess of each orbit under the
+        set's own symmetries: the lowest best guess is still among them
+        (its images cost the same), but listings of guesses keep every class.
         """
         solver = self.solver
         s = len(subset)
-        pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET)
+        pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET, own=own_symmetry)
         guesses, bases, left_out = _cost_kernels._candidate_guesses(
             solver.table, subset, pool, solver.solved, solver.num_slots, self.floor_at(depth - 1), solver.caps[depth - 1],
             self.cost.guess_cost(s, depth), bound, dedupe,

@@ -28,7 +28,7 @@ from .. import _kernels as _code_kernels
 from ..codes import answer_table, code_array, decode_answer, num_slots, solved_slot
 from ..game import Answer, Game
 from . import _finder_kernels, _height_kernels, _partition_kernels
-from ._symmetry import _canonical_mask, _least_in_orbits, _set_automorphisms
+from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms
 from .refutations import RefutationStore
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
@@ -154,21 +154,50 @@ class Solver:
         least = _least_in_orbits(self.codes[pool], rows, maps, used)
         return pool[least]
 
+    def set_orbit_names(self, subset: np.ndarray) -> np.ndarray:
+        """For every code, the least code a symmetry of `subset` sends it to: one name per orbit of guesses.
+
+        Guesses with one name split the set alike up to a relabelling, so
+        they have one value under any objective. Past `SET_SYMMETRY_CAP`
+        each code is its own name.
+        """
+        member = np.zeros(self.num_codes, np.bool_)
+        member[subset] = True
+        rows, maps, used, complete = _set_automorphisms(
+            self.codes, subset, member, self.perms, self.game.num_symbols, self.index_of(), SET_SYMMETRY_CAP
+        )
+        if not complete:
+            return self.all_guesses
+        return self.index_of()[self._code_values(_least_images(self.codes, rows, maps, used))]
+
+    def _code_values(self, codes: np.ndarray) -> np.ndarray:
+        """Each code's symbols read as digits in base `num_symbols`."""
+        k, n = self.game.num_symbols, self.game.length
+        return codes.astype(np.int64) @ (k ** np.arange(n - 1, -1, -1, dtype=np.int64))
+
     def index_of(self) -> np.ndarray:
         """index_of[v]: the index of the code whose symbols, read as digits in base `num_symbols`, make v; else -1."""
         if self._index_of is None:
-            k, n = self.game.num_symbols, self.game.length
-            values = self.codes.astype(np.int64) @ (k ** np.arange(n - 1, -1, -1, dtype=np.int64))
-            self._index_of = np.full(k**n, -1, np.int64)
-            self._index_of[values] = np.arange(self.num_codes)
+            self._index_of = np.full(self.game.num_symbols**self.game.length, -1, np.int64)
+            self._index_of[self._code_values(self.codes)] = np.arange(self.num_codes)
         return self._index_of
 
-    def guess_pool(self, subset: np.ndarray, history: tuple[int, ...], symmetry: bool) -> np.ndarray:
-        """The guesses to try on `subset`: canonical ones if `symmetry`, and in hard mode only codes of `subset`."""
+    def guess_pool(self, subset: np.ndarray, history: tuple[int, ...], symmetry: bool, own: bool = False) -> np.ndarray:
+        """The guesses to try on `subset`: all, or canonical ones if `symmetry`; in hard mode only codes of `subset`.
+
+        Canonical under the history's stabiliser, or with `own` under the
+        set's own symmetries as well (`set_canonical_guesses`), which cost a
+        search for them but may leave far fewer guesses.
+        """
         if self.hard and not symmetry:
             return subset
-        pool = self.canonical_guesses(history) if symmetry else self.all_guesses
-        if self.hard:
+        if not symmetry:
+            pool = self.all_guesses
+        elif own:
+            pool = self.set_canonical_guesses(subset, history)
+        else:
+            pool = self.canonical_guesses(history)
+        if self.hard:  # a set's symmetries keep it, so they map its codes onto its codes
             pool = np.intersect1d(pool, subset, assume_unique=True)
         return pool
 
@@ -237,9 +266,7 @@ class Solver:
         Best means smallest largest part, then still-possible, then lowest code.
         Guesses that leave the set whole are dropped: they tell nothing.
         """
-        candidates = self.set_canonical_guesses(subset, history)
-        if self.hard:  # the set's symmetries keep it, so they map its codes onto its codes
-            candidates = np.intersect1d(candidates, subset, assume_unique=True)
+        candidates = self.guess_pool(subset, history, True, own=True)
         counts = _code_kernels._partition_counts(self.table, candidates, subset, self.num_slots)
         counts[:, self.solved] = 0
         largest = counts.max(axis=1)
