@@ -194,3 +194,48 @@ def test_a_guess_taken_back_in_coached_play_leaves_the_review():
     with_undo = closing(["012", "431", "u", "340", "034"])
     assert "  Taken back: guess 2 (431: 1B1C)." in with_undo
     assert with_undo[-1] == straight[-1] == "Total loss 0.0000; found in 3 guesses; best play averages 3.2667 from the start."
+
+
+PIPED_SESSION = """\
+I have picked a secret code: 3 of '01234', no repeats. Find it! Type a guess, u to take one back, or q to give up.
+Guess 1: 012
+  1B0C
+  Coach: 60 secrets were possible; best 012 3.2667, yours 3.2667, loss 0.0000; luck: 6 left, 11.6 on average.
+Guess 2: 13
+  invalid code '13': expected 3 symbols, got 2
+Guess 2: 431
+  1B1C
+  Coach: 6 secrets were possible; best 034 2.1667, yours 2.1667, loss 0.0000; luck: 1 left, 1.3 on average.
+Guess 3: u
+  Taken back: guess 2 (431: 1B1C).
+Guess 2: 340
+  0B3C
+  Coach: 6 secrets were possible; best 034 2.1667, yours 2.1667, loss 0.0000; luck: 1 left, 1.3 on average.
+Guess 3: 034
+  3B0C
+  Coach: 1 secret was possible; best 034 1.0000, yours 1.0000, loss 0.0000.
+Solved in 3 guesses.
+Total loss 0.0000; found in 3 guesses; best play averages 3.2667 from the start.
+"""
+
+
+def test_a_piped_coached_session_keeps_its_guesses_and_reviews_like_a_terminal_one():
+    """From a pipe nothing shows what was typed; the session echoes each line read after its prompt (it lost them before)."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "bactree.cli"]
+    played = subprocess.run([*command, "play", *TINY, "--seed", "1", "--coach"], input="012\n13\n431\nu\n340\n034\n",
+                            capture_output=True, text=True, timeout=120, check=True)
+    assert played.stdout == PIPED_SESSION
+    reviewed = subprocess.run([*command, "review", *TINY], input=played.stdout, capture_output=True, text=True,
+                              timeout=120, check=True)
+    assert reviewed.stdout == runner.invoke(app, ["review", *TINY, "--secret", "034", "-"], input="012\n340\n034\n").output
+
+
+def test_a_piped_walk_keeps_the_answers_typed():
+    result = runner.invoke(app, ["walk"], input="0 2\nq\n")  # CliRunner's input is not a terminal either
+    assert result.exit_code == 0
+    assert result.output.splitlines()[2:] == [
+        "Guess 1: 0123  Your answer: 0 2", "  1260 secrets remain", "Guess 2: 1245  Your answer: q", "Bye."]
+    assert read_game(result.output, preset("bulls-cows")) == ["0123=0B2C"]
