@@ -68,6 +68,7 @@ def review(
     repeats: Repeats = None,
     secret: Annotated[Optional[str], typer.Option("--secret", help="The secret: then the file may hold the guesses alone.", show_default=False)] = None,
     objective: Objective = "expected",
+    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: value the game as if every guess had to be still possible; a game that broke it is refused.")] = False,
     seconds: Annotated[float, typer.Option("--seconds", help="Search time allowed a move; past it, proven bounds.")] = 2.0,
     json_output: JsonOutput = False,
 ) -> None:
@@ -93,7 +94,7 @@ def review(
                 text = file.read_text()
             except (OSError, UnicodeDecodeError) as err:
                 raise BactreeError(f"cannot read {file}: {getattr(err, 'strerror', None) or err}") from None
-        result = run(chosen, read_game(text, chosen, secret), objective, seconds)
+        result = run(chosen, read_game(text, chosen, secret), objective, seconds, hard=hard)
     if json_output:
         typer.echo(orjson.dumps(result.to_json(), option=orjson.OPT_INDENT_2).decode())
         return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from naive_search import guess_total, least_total
 from typer.testing import CliRunner
@@ -42,6 +44,22 @@ def test_analyse_prints_the_table_and_the_named_guess():
     ]
     assert lines[6].startswith("Values: exact, from the search (")
     assert len(lines) == 7
+
+
+def test_a_hard_mode_review_prints_exactly_this_and_refuses_a_game_that_broke_it():
+    result = runner.invoke(app, ["review", *TINY, "--secret", "123", "--hard"], input="012\n103\n")
+    assert result.exit_code == 0, result.output
+    assert result.output == (  # 103 leaves one secret more to find than the best, 123: 46 guesses against 45 (brute force)
+        "Review of a game of 3 of '01234', no repeats (expected, hard mode; loss in expected guesses a game):\n"
+        " 1. 012 0B2C  60 secrets before; best 012 3.2833, played 3.2833, loss 0.0000; luck: 18 left, 11.6 on average\n"
+        " 2. 103 2B0C  18 secrets before; best 123 2.5000, played 2.5556, loss 0.0556; luck: 3 left, 2.9 on average\n"
+        "Total loss 0.0556; not found after 2 guesses; best play averages 3.2833 from the start.\n"
+    )
+    assert result.output in (Path(__file__).resolve().parent.parent / "docs" / "coach.md").read_text()  # shown there
+    result = runner.invoke(app, ["review", *TINY, "--hard"], input="012 0B2C\n013 0B1C\n")
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: guess 2 (013=0B1C): hard mode: 013 was not still possible, so the game was not "
+                             "played in hard mode (review it without --hard)\n")
 
 
 MALFORMED = [  # (arguments, the one line on stderr)
@@ -150,7 +168,6 @@ def test_json_output_holds_values_bounds_and_the_secrets():
 
 def test_the_python_example_of_the_coach_docs_runs():
     import doctest
-    from pathlib import Path
 
     path = Path(__file__).resolve().parent.parent / "docs" / "coach.md"
     failures, tried = doctest.testfile(str(path), module_relative=False)
