@@ -38,7 +38,9 @@ def analyse(
     """The best next guesses after a history, each valued exactly (or by proven bounds, marked), and a guess of yours.
 
     Values come from a shipped tree proven optimal where the position lies on
-    it (up to symmetry), otherwise from the exact search.
+    it (up to symmetry), otherwise from the exact search. For the worst case a
+    shipped tree is exact at the start only; elsewhere on it, its subtree's
+    height is an upper bound that the search need not reach.
 
     Example: bactree analyse 0123=0B2C 4567=1B0C --guess 1456
     """
