@@ -160,7 +160,7 @@ def walk(
     Example: bactree walk --game mastermind
     """
     from .pegs import code_painter
-    from .play import WalkSession, open_tree, walk_secret
+    from .play import WalkSession, line_reader, open_tree, walk_secret
 
     with cli_errors():
         tree = open_tree(file, game_option(game, length, symbols, repeats))
@@ -168,7 +168,7 @@ def walk(
         if secret is not None:
             walk_secret(tree, secret, typer.echo, show)
             return
-        session = WalkSession(tree, input, typer.echo)
+        session = WalkSession(tree, line_reader(not sys.stdin.isatty()), typer.echo)
         session.show = show
         status = session.run()
     raise typer.Exit(status)
@@ -215,8 +215,9 @@ def play(
     """
     from .game import preset
     from .pegs import code_painter
-    from .play import RefereeSession, SoloSession, VersusSession, open_tree, pick_secret
+    from .play import RefereeSession, SoloSession, VersusSession, line_reader, open_tree, pick_secret
 
+    read = line_reader(not sys.stdin.isatty())  # from a pipe, what was read is echoed: the transcript keeps it
     with cli_errors():
         chosen = game_option(game, length, symbols, repeats)
         if chosen is not None:
@@ -229,12 +230,12 @@ def play(
             raise BactreeError("--seed picks the computer's secret: with --mode referee a person holds it")
         if mode is Mode.versus:
             tree = open_tree(tree_file, chosen)
-            session = VersusSession(tree, pick_secret(tree.game, seed), input, typer.echo, hints)
+            session = VersusSession(tree, pick_secret(tree.game, seed), read, typer.echo, hints)
         elif mode is Mode.solo:
             chosen = chosen or preset("bulls-cows")
-            session = SoloSession(chosen, pick_secret(chosen, seed), input, typer.echo, hints, coach)
+            session = SoloSession(chosen, pick_secret(chosen, seed), read, typer.echo, hints, coach)
         else:
-            session = RefereeSession(chosen or preset("bulls-cows"), input, typer.echo, hints)
+            session = RefereeSession(chosen or preset("bulls-cows"), read, typer.echo, hints)
         session.show = code_painter(session.game, sys.stdout)
         status = session.run()
     raise typer.Exit(status)

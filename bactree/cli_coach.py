@@ -38,7 +38,9 @@ def analyse(
     """The best next guesses after a history, each valued exactly (or by proven bounds, marked), and a guess of yours.
 
     Values come from a shipped tree proven optimal where the position lies on
-    it (up to symmetry), otherwise from the exact search.
+    it (up to symmetry), otherwise from the exact search. For the worst case a
+    shipped tree is exact at the start only; elsewhere on it, its subtree's
+    height is an upper bound that the search need not reach.
 
     Example: bactree analyse 0123=0B2C 4567=1B0C --guess 1456
     """
@@ -68,6 +70,7 @@ def review(
     repeats: Repeats = None,
     secret: Annotated[Optional[str], typer.Option("--secret", help="The secret: then the file may hold the guesses alone.", show_default=False)] = None,
     objective: Objective = "expected",
+    hard: Annotated[bool, typer.Option("--hard", help="Hard mode: value the game as if every guess had to be still possible; a game that broke it is refused.")] = False,
     seconds: Annotated[float, typer.Option("--seconds", help="Search time allowed a move; past it, proven bounds.")] = 2.0,
     json_output: JsonOutput = False,
 ) -> None:
@@ -93,7 +96,7 @@ def review(
                 text = file.read_text()
             except (OSError, UnicodeDecodeError) as err:
                 raise BactreeError(f"cannot read {file}: {getattr(err, 'strerror', None) or err}") from None
-        result = run(chosen, read_game(text, chosen, secret), objective, seconds)
+        result = run(chosen, read_game(text, chosen, secret), objective, seconds, hard=hard)
     if json_output:
         typer.echo(orjson.dumps(result.to_json(), option=orjson.OPT_INDENT_2).decode())
         return

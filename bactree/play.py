@@ -1,8 +1,9 @@
 """Interactive sessions: the computer finds your secret, you find its, or it referees two people.
 
 A session reads lines through `read(prompt)` (which raises `EOFError` when
-input ends) and writes lines through `write(text)`; the CLI passes `input`
-and `typer.echo`, tests pass scripted lines. Typos and impossible answers
+input ends) and writes lines through `write(text)`; the CLI passes
+`line_reader` (`input`, echoing what it read when that comes from a pipe
+or file) and `typer.echo`, tests pass scripted lines. Typos and impossible answers
 are refused with the reason and change nothing, `u` takes back an answer,
 and `q`, end of input or Ctrl-C end the session with a last word instead
 of a traceback.
@@ -38,6 +39,23 @@ ANSWER_FORMS = "1B2C, 1b2c, '1 2' or 12"
 
 class _Quit(Exception):
     """The player typed q."""
+
+
+def line_reader(echo: bool) -> Reader:
+    """`input`, and with `echo` each line read written back after its prompt.
+
+    At a terminal the terminal shows what is typed; from a pipe or a file
+    nothing would, and the transcript (which `bactree review` reads) would
+    hold the prompts without the guesses or answers typed after them.
+    """
+
+    def read(prompt: str) -> str:
+        line = input(prompt)
+        if echo:
+            print(line, flush=True)
+        return line
+
+    return read
 
 
 def open_tree(path: str | os.PathLike[str] | None, game: Game | None) -> Tree:

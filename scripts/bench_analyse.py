@@ -1,12 +1,19 @@
 """Time `bactree.coach.analyse` and `review` against the issue's targets; prints wall and CPU seconds per case.
 
     python scripts/bench_analyse.py [--samples N] [--seed S]
+    python scripts/bench_analyse.py --worst-case [--samples N] [--seed S] [--seconds T]
 
 4 of 10 (expected): every position after the first guess 0123, positions
 after two guesses (the second at random), a review of a game of 7 moves;
 Mastermind 4x6: positions after 0 to 2 random guesses. Each row says how
 many analyses came out exact (the rest gave proven bounds at the time limit).
 One process: the numba kernels load once, before the clock starts.
+
+--worst-case compares the worst-case objective with and without the shipped
+worst-case trees (their subtree heights bound the least height from above,
+exact at the root) at positions along the tree's own guesses: the root,
+after one and after two of its guesses, for 4 of 10 (free and hard) and
+Mastermind 4x6. Each analysis has a fresh engine (no memo carried over).
 """
 
 from __future__ import annotations
@@ -17,8 +24,11 @@ import statistics
 import time
 
 from bactree.coach import analyse
-from bactree.coach.analyse import engine
+from bactree.coach import read_history
+from bactree.coach.analyse import analyse_position, engine
+from bactree.coach.engine import WORST_CASE, Engine
 from bactree.coach.review import review
+from bactree.coach.tree_values import TreeValues
 from bactree.game import preset
 
 
@@ -62,12 +72,50 @@ def seven_moves(game, rng: random.Random) -> list[str]:
             return moves
 
 
+def along_tree(tree: TreeValues, rng: random.Random, guesses: int) -> list[str]:
+    """The first `guesses` moves the tree makes for a random secret (fewer if it finds the secret sooner)."""
+    game, node = tree.game, tree.tree.root
+    secret, history = rng.choice(game.codes), []
+    for _ in range(guesses):
+        answer = game.score(node["guess"], secret)
+        if answer == game.solved:
+            break
+        history.append(f"{node['guess']}={answer}")
+        node = node["next"][str(answer)]
+    return history
+
+
+def worst_case(samples: int, rng: random.Random, seconds: float) -> None:
+    """Worst case with the shipped tree's bounds and without, on the same positions."""
+    print(f"{'case':<44} {'n':>3} {'exact':>5}")
+    for game, hard in ((preset("bulls-cows"), False), (preset("bulls-cows"), True), (preset("mastermind"), False)):
+        tree = TreeValues.shipped(game, hard, WORST_CASE)
+        assert tree is not None
+        Engine(game, WORST_CASE, hard)  # kernels compiled or loaded before timing
+        for count in (0, 1, 2):
+            histories = [along_tree(tree, rng, count) for _ in range(1 if count == 0 else samples)]
+            for source in (tree, None):
+                runs = []
+                for history in histories:
+                    found = Engine(game, WORST_CASE, hard, source)
+                    position = read_history(game, history)
+                    result, wall, cpu = timed(lambda: analyse_position(position, 1, None, WORST_CASE, hard, seconds, found))
+                    runs.append((result.complete, wall, cpu))
+                name = f"{game.length}x{game.num_symbols}{' hard' if hard else ''}, {count} on tree, {'tree' if source else 'search'}"
+                row(name, runs, seconds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--worst-case", action="store_true", help="the worst case with the shipped trees and without")
+    parser.add_argument("--seconds", type=float, default=4.0, help="time limit an analysis (--worst-case)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.worst_case:
+        worst_case(args.samples, rng, args.seconds)
+        return
     bulls, mastermind = preset("bulls-cows"), preset("mastermind")
     for game in (bulls, mastermind):
         engine(game)  # tables, kernels and tree loaded before timing

@@ -7,9 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from naive_search import guess_height, guess_total, least_height, least_total
 
-from bactree.coach import analyse, read_history
+from bactree.coach import InvalidHistoryError, analyse, read_history
 from bactree.coach.analyse import analyse_position
 from bactree.coach.engine import Engine
+from bactree.coach.review import review
 from bactree.coach.symmetry import carrying, least_image
 from bactree.game import Game, preset
 
@@ -102,6 +103,43 @@ def test_hard_mode_refuses_a_guess_that_is_not_possible():
     game = TINY[0]
     with pytest.raises(ValueError, match="hard mode: 012 is not still possible"):
         analyse(game, ["012=0B1C"], guess="012", hard=True)
+
+
+def hard_game(game, secret, pick):
+    """A game played in hard mode: each guess `pick` of the codes still possible, until the secret is found."""
+    left, moves = list(game.codes), []
+    while True:
+        guess = pick(left)
+        moves.append(f"{guess}={game.score(guess, secret)}")
+        if guess == secret:
+            return moves
+        left = [c for c in left if game.score(guess, c) == game.score(guess, secret)]
+
+
+@pytest.mark.parametrize("game", TINY, ids=str)
+@pytest.mark.parametrize("objective", ["expected", "worst-case"])
+def test_a_hard_mode_review_values_every_move_as_brute_force_does(game, objective):
+    for secret in game.codes[::5]:
+        for pick in (lambda left: left[-1], lambda left: left[len(left) // 2]):
+            moves = hard_game(game, secret, pick)
+            result = review(game, moves, objective, seconds=PLENTY, hard=True)
+            assert result.hard and result.solved and result.complete
+            for move in result.moves:
+                secrets = frozenset(move.analysis.secrets)
+                best = naive_best(game, secrets, objective, True)
+                played = naive_value(game, secrets, move.guess, objective, True)
+                assert (move.best.value, move.played.value) == (best, played), (moves, move.number)
+                scale = len(secrets) if objective == "expected" else 1
+                assert move.loss() == ((played - best) / scale,) * 2
+                assert move.best.guess in secrets  # the best guess of hard mode is still possible too
+
+
+def test_a_hard_mode_review_refuses_a_game_that_broke_it():
+    game = TINY[0]
+    free = review(game, ["012=0B2C", "013=0B1C"], seconds=PLENTY)  # 013 could not be the secret after 012=0B2C
+    assert not free.hard
+    with pytest.raises(InvalidHistoryError, match=r"^guess 2 \(013=0B1C\): hard mode: 013 was not still possible"):
+        review(game, ["012=0B2C", "013=0B1C"], seconds=PLENTY, hard=True)
 
 
 def test_symmetries_carry_a_history_onto_another_and_name_classes():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from naive_search import guess_total, least_total
 from typer.testing import CliRunner
@@ -42,6 +44,22 @@ def test_analyse_prints_the_table_and_the_named_guess():
     ]
     assert lines[6].startswith("Values: exact, from the search (")
     assert len(lines) == 7
+
+
+def test_a_hard_mode_review_prints_exactly_this_and_refuses_a_game_that_broke_it():
+    result = runner.invoke(app, ["review", *TINY, "--secret", "123", "--hard"], input="012\n103\n")
+    assert result.exit_code == 0, result.output
+    assert result.output == (  # 103 leaves one secret more to find than the best, 123: 46 guesses against 45 (brute force)
+        "Review of a game of 3 of '01234', no repeats (expected, hard mode; loss in expected guesses a game):\n"
+        " 1. 012 0B2C  60 secrets before; best 012 3.2833, played 3.2833, loss 0.0000; luck: 18 left, 11.6 on average\n"
+        " 2. 103 2B0C  18 secrets before; best 123 2.5000, played 2.5556, loss 0.0556; luck: 3 left, 2.9 on average\n"
+        "Total loss 0.0556; not found after 2 guesses; best play averages 3.2833 from the start.\n"
+    )
+    assert result.output in (Path(__file__).resolve().parent.parent / "docs" / "coach.md").read_text()  # shown there
+    result = runner.invoke(app, ["review", *TINY, "--hard"], input="012 0B2C\n013 0B1C\n")
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: guess 2 (013=0B1C): hard mode: 013 was not still possible, so the game was not "
+                             "played in hard mode (review it without --hard)\n")
 
 
 MALFORMED = [  # (arguments, the one line on stderr)
@@ -150,7 +168,6 @@ def test_json_output_holds_values_bounds_and_the_secrets():
 
 def test_the_python_example_of_the_coach_docs_runs():
     import doctest
-    from pathlib import Path
 
     path = Path(__file__).resolve().parent.parent / "docs" / "coach.md"
     failures, tried = doctest.testfile(str(path), module_relative=False)
@@ -194,3 +211,48 @@ def test_a_guess_taken_back_in_coached_play_leaves_the_review():
     with_undo = closing(["012", "431", "u", "340", "034"])
     assert "  Taken back: guess 2 (431: 1B1C)." in with_undo
     assert with_undo[-1] == straight[-1] == "Total loss 0.0000; found in 3 guesses; best play averages 3.2667 from the start."
+
+
+PIPED_SESSION = """\
+I have picked a secret code: 3 of '01234', no repeats. Find it! Type a guess, u to take one back, or q to give up.
+Guess 1: 012
+  1B0C
+  Coach: 60 secrets were possible; best 012 3.2667, yours 3.2667, loss 0.0000; luck: 6 left, 11.6 on average.
+Guess 2: 13
+  invalid code '13': expected 3 symbols, got 2
+Guess 2: 431
+  1B1C
+  Coach: 6 secrets were possible; best 034 2.1667, yours 2.1667, loss 0.0000; luck: 1 left, 1.3 on average.
+Guess 3: u
+  Taken back: guess 2 (431: 1B1C).
+Guess 2: 340
+  0B3C
+  Coach: 6 secrets were possible; best 034 2.1667, yours 2.1667, loss 0.0000; luck: 1 left, 1.3 on average.
+Guess 3: 034
+  3B0C
+  Coach: 1 secret was possible; best 034 1.0000, yours 1.0000, loss 0.0000.
+Solved in 3 guesses.
+Total loss 0.0000; found in 3 guesses; best play averages 3.2667 from the start.
+"""
+
+
+def test_a_piped_coached_session_keeps_its_guesses_and_reviews_like_a_terminal_one():
+    """From a pipe nothing shows what was typed; the session echoes each line read after its prompt (it lost them before)."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "bactree.cli"]
+    played = subprocess.run([*command, "play", *TINY, "--seed", "1", "--coach"], input="012\n13\n431\nu\n340\n034\n",
+                            capture_output=True, text=True, timeout=120, check=True)
+    assert played.stdout == PIPED_SESSION
+    reviewed = subprocess.run([*command, "review", *TINY], input=played.stdout, capture_output=True, text=True,
+                              timeout=120, check=True)
+    assert reviewed.stdout == runner.invoke(app, ["review", *TINY, "--secret", "034", "-"], input="012\n340\n034\n").output
+
+
+def test_a_piped_walk_keeps_the_answers_typed():
+    result = runner.invoke(app, ["walk"], input="0 2\nq\n")  # CliRunner's input is not a terminal either
+    assert result.exit_code == 0
+    assert result.output.splitlines()[2:] == [
+        "Guess 1: 0123  Your answer: 0 2", "  1260 secrets remain", "Guess 2: 1245  Your answer: q", "Bye."]
+    assert read_game(result.output, preset("bulls-cows")) == ["0123=0B2C"]

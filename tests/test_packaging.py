@@ -38,5 +38,8 @@ def test_the_version_has_one_source() -> None:
 
 
 def test_the_changelog_starts_with_this_release() -> None:
-    first = re.search(r"^## (\S+)", (REPO / "CHANGELOG.md").read_text(), re.M)
-    assert first and first.group(1) == bactree.__version__
+    """The newest release named is this version; an `Unreleased` section may come before it, and only first."""
+    headings = re.findall(r"^## (\S+)", (REPO / "CHANGELOG.md").read_text(), re.M)
+    released = [name for name in headings if name != "Unreleased"]
+    assert released and released[0] == bactree.__version__
+    assert headings.count("Unreleased") <= 1 and headings[: headings.count("Unreleased")] in ([], ["Unreleased"])

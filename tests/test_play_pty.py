@@ -113,6 +113,7 @@ def test_solo(bc3_tree: str) -> None:
     child.expect_exact("Guess 1: ")
     child.sendline("012")
     child.expect(r"\dB\dC")
+    assert child.before.count("012") == 1  # the terminal shows the typed line; the session does not echo it again
     child.expect_exact("Guess 2: ")
     child.sendline("q")
     child.expect_exact(f"The secret was {secret}.")

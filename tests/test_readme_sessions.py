@@ -110,7 +110,8 @@ def test_console_session(block: Block, monkeypatch: pytest.MonkeyPatch, tmp_path
         cursor = 0
 
         def typed(prompt: str = "") -> str:
-            """The player's line after `prompt`, as the page shows it; echoed like a terminal would."""
+            """The player's line after `prompt`, as the page shows it; the prompt written as `input` writes it
+            without a terminal, the line echoed by the command's reader (`bactree.play.line_reader`)."""
             nonlocal cursor
             while cursor < len(lines) and not lines[cursor].startswith(prompt):
                 cursor += 1
@@ -118,7 +119,7 @@ def test_console_session(block: Block, monkeypatch: pytest.MonkeyPatch, tmp_path
                 raise EOFError
             line = lines[cursor][len(prompt) :]
             cursor += 1
-            sys.stdout.write(prompt + line + "\n")
+            sys.stdout.write(prompt)
             return line
 
         monkeypatch.setattr("builtins.input", typed)

@@ -4,7 +4,7 @@
     review       `review`: a played game move by move (skill and luck); `read_game` reads transcripts
     text         the findings as the terminal shows them (analyse, review, play --coach)
     engine       `Engine`: values from an optimal shipped tree or the exact search, within a time limit
-    tree_values  `TreeValues`: a shipped expected tree's exact values, positions found on it up to symmetry
+    tree_values  `TreeValues`: a shipped tree's values (expected: exact; worst case: bounds), positions found on it
     symmetry     game symmetries as maps of codes: onto a tree's path, and a guess's class
     position     `read_history`: a history read and checked entry by entry
 

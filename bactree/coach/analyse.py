@@ -97,7 +97,7 @@ def check_seconds(seconds: float) -> None:
 @lru_cache(maxsize=4)
 def engine(game: Game, objective: str = EXPECTED, hard: bool = False, use_tree: bool = True) -> Engine:
     """The engine of a game, objective and mode, kept so that later analyses reuse its memos."""
-    tree = TreeValues.shipped(game, hard) if use_tree and objective == EXPECTED else None
+    tree = TreeValues.shipped(game, hard, objective) if use_tree else None
     return Engine(game, objective, hard, tree)
 
 
@@ -114,9 +114,11 @@ def analyse(
     """Analyse the position `history` reaches: the secrets left, the `top` best next guesses, and `guess` if named.
 
     `history` holds `GUESS=ANSWER` strings or (guess, answer) pairs. Values
-    are exact where a shipped tree proven optimal for `objective` holds them
-    (expected only; `use_tree=False` searches instead) or the exact search
-    proves them within `seconds`; past that, proven bounds, marked as such.
+    are exact where a shipped tree proven optimal for expected length holds
+    them or the exact search proves them within `seconds`; past that, proven
+    bounds, marked as such. For the worst case a shipped worst-case tree
+    bounds the least height from above (its subtree's height; exact at the
+    root), which the search then need not reach. `use_tree=False` searches alone.
     With `hard`, every guess must be still possible (`guess` too).
     Raises `BactreeError` (one line, naming the entry at fault) for a bad history.
     """

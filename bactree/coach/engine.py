@@ -9,6 +9,10 @@ the game costs when g comes next and every later guess is best:
 - worst-case: the least height, 1 + the largest least height of the parts
   (1 when g is the only secret).
 
+A shipped tree gives exact totals (expected) or proven bounds on the least
+height (worst case: its subtree's height above, exact at the root only;
+see `tree_values`), which spare the search the depths they settle.
+
 Searches stop at a deadline; what they proved by then is kept as bounds
 (`Value.lower`, and `Value.upper` where a tree is known), never as a value.
 One `Engine` keeps the search's memos for its game, so a review reuses the
@@ -28,10 +32,9 @@ from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver
 from ..search.cost import BudgetExceeded
 from ..search.height import SearchBudgetExceeded
 from .position import Pair
-from .symmetry import Symmetry, identity, least_image
-from .tree_values import TreeValues
+from .symmetry import identity, least_image
+from .tree_values import EXPECTED, WORST_CASE, OnTree, TreeValues
 
-EXPECTED, WORST_CASE = "expected", "worst-case"
 OBJECTIVES = (EXPECTED, WORST_CASE)
 # Worst case: levels past the least height searched for more guesses to list.
 EXTRA_LEVELS = 2
@@ -73,7 +76,9 @@ class Engine:
         self.game, self.objective, self.hard = game, objective, hard
         self.solver = Solver(game, hard=hard)
         self.search = CostSearch(self.solver, TOTAL_GUESSES)
-        self.tree = tree if objective == EXPECTED else None
+        if tree is not None and tree.objective != objective:
+            raise ValueError(f"a tree for {tree.objective!r} cannot value {objective!r}")
+        self.tree = tree
         self.table = self.solver.table
         self.index = game.code_index
         self._totals: dict[int, int] = {}  # subtree totals of the tree, by node id
@@ -109,12 +114,12 @@ class Engine:
             if self.objective == EXPECTED:
                 known, optimum, timed_out = self._rank_expected(subset, depth, history, top, on)
             else:
-                known, optimum, timed_out = self._rank_height(subset, history, top)
+                known, optimum, timed_out = self._rank_height(subset, history, top, on)
             named_value = None
             if named is not None:
                 fixed = [g for g, _ in where]
                 rep = self.index[least_image(self.game, symmetry(named), fixed)]
-                named_value = self._named_value(subset, depth, history, rep, known, fixed)
+                named_value = self._named_value(subset, depth, history, rep, known, fixed, on)
                 timed_out = timed_out or not named_value.exact
         finally:
             self.search.deadline = self.solver.deadline = None
@@ -232,7 +237,7 @@ class Engine:
             known[guess] = Value(min(lower, cost), cost)
         return known, optimum, timed_out
 
-    def _named_value(self, subset, depth, history, guess, known, fixed) -> Value:
+    def _named_value(self, subset, depth, history, guess, known, fixed, on) -> Value:
         """The value of `guess` (the least of its class), taken from a known guess of its class or partition if any."""
         found = self._alike(guess, known, subset)
         if found is not None:
@@ -242,19 +247,32 @@ class Engine:
             if least_image(self.game, codes[other], fixed) == codes[guess]:
                 return value
         if self.objective == WORST_CASE:
-            return self._height_of_guess(subset, history, guess)
+            node = None
+            if on is not None and least_image(self.game, on.node["guess"], fixed) == codes[guess]:
+                guess, node = self.index[on.node["guess"]], on.node  # the tree's guess, up to symmetry: its parts are bounded
+            return self._height_of_guess(subset, history, guess, node)
         try:
             return Value.of(self.search.guess_value(subset, depth, guess, INFINITE, history))
         except BudgetExceeded:
             return Value(self._part_bound(subset, depth, guess), self._greedy_total(subset, depth, guess, history))
 
     # -- worst case -------------------------------------------------------
-    def _least_height(self, subset: np.ndarray, history: tuple[int, ...]) -> tuple[int, int]:
-        """(least height, a guess starting a tree of it); `SearchBudgetExceeded` carries the height reached as `args[0]`."""
+    def _least_height(
+        self, subset: np.ndarray, history: tuple[int, ...], lower: int = 0, upper: int | None = None, witness: int = -1
+    ) -> tuple[int, int]:
+        """(least height, a guess starting a tree of it); `SearchBudgetExceeded` carries the height reached as `args[0]`.
+
+        `lower`/`upper` are proven bounds (a tree's), `witness` a guess
+        reaching `upper`: depths below `lower` are not searched, and once
+        every depth below `upper` is refuted the witness is returned unsearched.
+        """
         solver, depth = self.solver, 1
         while solver.caps[depth] < len(subset):
             depth += 1
+        depth = max(depth, lower)
         while True:
+            if upper is not None and depth >= upper:
+                return upper, witness
             try:
                 guess = solver.find_guess(subset, depth, history)
             except SearchBudgetExceeded:
@@ -263,23 +281,43 @@ class Engine:
                 return depth, guess
             depth += 1
 
-    def _height_of_guess(self, subset: np.ndarray, history: tuple[int, ...], guess: int) -> Value:
-        """1 plus the largest least height of `guess`'s parts; past the deadline, the height proven so far as a bound."""
-        worst, after = 0, history + (guess,)
-        for part in sorted(self.solver.split(subset, guess), key=len, reverse=True):
+    def _height_of_guess(self, subset: np.ndarray, history: tuple[int, ...], guess: int, node: dict | None = None) -> Value:
+        """1 plus the largest least height of `guess`'s parts; past the deadline, proven bounds.
+
+        With `node` (a tree's node whose guess is `guess`), each part's
+        subtree height bounds its least height from above.
+        """
+        after = history + (guess,)
+        if node is None:
+            parts = [(part, None) for part in self.solver.split(subset, guess)]
+        else:
+            row = self.table[guess, subset]
+            parts = [(subset[row == encode_answer(self.game, Answer.from_str(key))], self.tree.height(child))
+                     for key, child in (node.get("next") or {}).items()]
+        parts.sort(key=lambda pair: len(pair[0]), reverse=True)
+        worst = 0
+        for at, (part, upper) in enumerate(parts):
             try:
-                worst = max(worst, self._least_height(part, after)[0])
+                worst = max(worst, self._least_height(part, after, upper=upper)[0])
             except SearchBudgetExceeded as stop:
-                return Value(1 + max(worst, stop.args[0]), None)
+                uppers = [u for _, u in parts[at:]]
+                top = None if None in uppers else 1 + max([worst, *uppers])  # type: ignore[list-item]
+                return Value(1 + max(worst, stop.args[0]), top)
         return Value.of(1 + worst)
 
-    def _rank_height(self, subset, history, top) -> tuple[dict[int, Value], int | None, bool]:
+    def _rank_height(self, subset, history, top, on: OnTree | None) -> tuple[dict[int, Value], int | None, bool]:
         """(values found, the least height if proven, whether time ran out) of the best guesses, most `top`."""
         solver, known = self.solver, {}
+        lower, upper, witness = 0, None, -1
+        if on is not None:
+            lower, upper = self.tree.height_bounds(on)
+            witness = self.index[on.node["guess"]]
         try:
-            least, guess = self._least_height(subset, history)
+            least, guess = self._least_height(subset, history, lower, upper, witness)
         except SearchBudgetExceeded as stop:
-            self._floor = stop.args[0]  # every lower height refuted
+            self._floor = stop.args[0]  # every lower height refuted (or below the tree's proven bound)
+            if on is not None:  # the tree's guess reaches its subtree's height
+                return {witness: Value(stop.args[0], upper)}, None, True
             return self._unranked(subset, history, stop.args[0]), None, True
         known[guess] = Value.of(least)
         try:

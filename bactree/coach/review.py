@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from ..game import BUILD_LIMIT, Answer, BactreeError, Game
 from .analyse import Analysis, GuessValue, analyse_position, check_seconds, engine
 from .engine import EXPECTED, OBJECTIVES, Engine
-from .position import Position, read_history
+from .position import InvalidHistoryError, Position, entry_text, read_history
 
 DEFAULT_MOVE_SECONDS = 2.0  # search time a move may take beyond what a shipped tree holds
 
@@ -69,6 +69,7 @@ class Review:
     objective: str
     moves: tuple[MoveReview, ...]
     solved: bool
+    hard: bool = False  # hard mode: every guess (the best ones and the played one) was still possible
 
     @property
     def start(self) -> GuessValue:
@@ -88,7 +89,7 @@ class Review:
     def to_json(self) -> dict[str, Any]:
         low, high = self.loss()
         return {"game": {"length": self.game.length, "symbols": self.game.symbols, "repeats": self.game.repeats},
-                "objective": self.objective, "solved": self.solved, "moves": [m.to_json() for m in self.moves],
+                "objective": self.objective, "hard_mode": self.hard, "solved": self.solved, "moves": [m.to_json() for m in self.moves],
                 "loss": {"lower": low, "upper": high}, "best_from_start": self.start.to_json(),
                 "complete": self.complete}
 
@@ -109,8 +110,14 @@ def review(
     objective: str = EXPECTED,
     seconds: float = DEFAULT_MOVE_SECONDS,
     use_tree: bool = True,
+    hard: bool = False,
 ) -> Review:
-    """Review a played game (`GUESS=ANSWER` entries or pairs, the last may find the secret), move by move."""
+    """Review a played game (`GUESS=ANSWER` entries or pairs, the last may find the secret), move by move.
+
+    With `hard`, the game is valued in hard mode (every guess still possible,
+    the best ones too); a played guess that was not still possible is refused
+    (`InvalidHistoryError` naming it) before anything is searched.
+    """
     if objective not in OBJECTIVES:
         raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
     check_seconds(seconds)
@@ -118,13 +125,27 @@ def review(
     whole = read_history(game, history, finished=True)
     if not whole.pairs:
         raise BactreeError("no moves to review")
-    found = engine(game, objective, False, use_tree)
+    if hard:
+        check_hard_mode(whole)
+    found = engine(game, objective, hard, use_tree)
     position = start(game)
     moves = []
     for guess, answer in whole.pairs:
         move, position = review_move(position, guess, answer, found, seconds)
         moves.append(move)
-    return Review(game, objective, tuple(moves), whole.solved)
+    return Review(game, objective, tuple(moves), whole.solved, hard)
+
+
+def check_hard_mode(game_played: Position) -> None:
+    """Refuse a game that broke hard mode, naming the first guess that was not still possible when it was made."""
+    position = start(game_played.game)
+    for number, (guess, answer) in enumerate(game_played.pairs, 1):
+        if guess not in set(position.secrets):
+            raise InvalidHistoryError(
+                f"guess {number} ({entry_text(guess, answer)}): hard mode: {guess} was not still possible, "
+                "so the game was not played in hard mode (review it without --hard)"
+            )
+        position = position.after(guess, answer)
 
 
 def start(game: Game) -> Position:
@@ -136,7 +157,7 @@ def review_move(
     position: Position, guess: str, answer: Answer, found: Engine, seconds: float = DEFAULT_MOVE_SECONDS
 ) -> tuple[MoveReview, Position]:
     """One move reviewed (`guess` got `answer` at `position`), and the position after it."""
-    analysis = analyse_position(position, 1, guess, found.objective, False, seconds, found)
+    analysis = analyse_position(position, 1, guess, found.objective, found.hard, seconds, found)
     after = position.after(guess, answer)
     left = 0 if answer == position.game.solved else len(after.secrets)
     return MoveReview(len(position.pairs) + 1, answer, analysis, left, average_left(position, guess)), after

@@ -102,7 +102,8 @@ def review_lines(result: Review) -> list[str]:
     """The review as `bactree review` prints it: a heading, a line a move, the closing line."""
     expected = result.objective == EXPECTED
     unit = "expected guesses a game" if expected else "guesses at worst"
-    lines = [f"Review of a game of {result.game} ({result.objective}; loss in {unit}):"]
+    mode = ", hard mode" if result.hard else ""
+    lines = [f"Review of a game of {result.game} ({result.objective}{mode}; loss in {unit}):"]
     lines += [move_line(move, expected) for move in result.moves]
     lines.append(closing_line(result))
     if not result.complete:

@@ -1,11 +1,23 @@
-"""Exact values read from a shipped tree that is optimal for expected length, at positions on its paths.
+"""Values read from a shipped tree at positions on its paths: exact for expected length, bounds for the worst case.
 
-Every subtree of such a tree is optimal for the secrets that reach it (a
-better subtree would make a better tree), so its total guesses are the
-exact least total of that set, and its guess is a best guess. A position
-is on the tree when a symmetry of the game carries its guesses onto the
-tree's guesses along the same answers: the position then has the values
-of the tree's, guess for guess under that symmetry.
+Expected: every subtree of a tree optimal for total guesses is optimal for
+the secrets that reach it (a better subtree would make a better tree), so
+its total guesses are the exact least total of that set, and its guess is a
+best guess.
+
+Worst case: a tree proven optimal for the worst case proves only its own
+height (the least height of the whole game); its subtrees were chosen for
+the tie-break keys within the guesses left, not for their own least height,
+so a subtree's height is a proven *upper* bound on the least height of the
+secrets reaching it, reached by the tree's guess there, and exact only at
+the root. (A lower bound could pass from a node to a child when that child
+alone reaches the height left; in the shipped trees no first-level child
+does, so it is not attempted.) A tree built for the height alone but not
+proven optimal gives its recorded `stats.lower_bound` at the root.
+
+A position is on the tree when a symmetry of the game carries its guesses
+onto the tree's guesses along the same answers: the position then has the
+values of the tree's, guess for guess under that symmetry.
 """
 
 from __future__ import annotations
@@ -19,6 +31,8 @@ from ..walker import Tree, load_tree
 from .position import Pair
 from .symmetry import Symmetry, carrying
 
+EXPECTED, WORST_CASE = "expected", "worst-case"
+
 
 @dataclass(frozen=True)
 class OnTree:
@@ -30,24 +44,32 @@ class OnTree:
 
 
 class TreeValues:
-    """A tree proven optimal for total guesses (no cap), and where positions lie on it."""
+    """A shipped tree for one objective (no cap), where positions lie on it, and the heights of its subtrees."""
 
     def __init__(self, tree: Tree) -> None:
         self.tree = tree
         self.game = tree.game
         self.name = tree.name
+        self.objective = tree.objective.get("name")
+        self._heights: dict[int, int] = {}  # subtree heights, by node id
 
     @classmethod
-    def shipped(cls, game: Game, hard: bool) -> TreeValues | None:
-        """The shipped tree of `game` proven optimal for expected length without a cap, hard mode as asked; None if none."""
-        for entry in shipped.shipped_trees():
-            objective = entry.objective
-            if (
-                entry.game == game and entry.optimal and objective.get("name") == "expected"
-                and objective.get("max_guesses") is None and bool(objective.get("hard_mode")) == hard
-            ):
-                return cls(load_tree(entry.path))
-        return None
+    def shipped(cls, game: Game, hard: bool, objective: str = EXPECTED) -> TreeValues | None:
+        """The shipped tree of `game` for `objective` without a cap, hard mode as asked; None if none.
+
+        Expected: only a tree proven optimal (its values are exact). Worst
+        case: one proven optimal if there is one (its root is exact), else
+        any (its heights are upper bounds); the least height, total and
+        secrets at the height among them (a shallower subtree is a tighter bound).
+        """
+        found = [
+            entry for entry in shipped.shipped_trees()
+            if entry.game == game and entry.objective.get("name") == objective
+            and entry.objective.get("max_guesses") is None and entry.hard_mode == hard
+            and (entry.optimal or objective == WORST_CASE)
+        ]
+        best = min(found, key=lambda entry: (not entry.optimal, entry.rank()), default=None)
+        return None if best is None else cls(load_tree(best.path))
 
     def locate(self, pairs: tuple[Pair, ...]) -> OnTree | None:
         """The tree's node for this position, up to symmetry; None when the position is off the tree."""
@@ -63,3 +85,29 @@ class TreeValues:
         if symmetry is None:
             return None
         return OnTree(symmetry, tuple(tree_pairs), node)
+
+    def height(self, node: dict[str, Any]) -> int:
+        """Guesses the subtree at `node` takes at worst, its own guess included."""
+        found = self._heights.get(id(node))
+        if found is None:
+            found = 1 + max((self.height(child) for child in (node.get("next") or {}).values()), default=0)
+            self._heights[id(node)] = found
+        return found
+
+    def height_bounds(self, on: OnTree) -> tuple[int, int]:
+        """(lower, upper): proven bounds on the least height of the secrets at `on` (lower 0 where none is known).
+
+        Upper: the subtree's height. Lower: at the root, the tree's height if
+        it is proven optimal; else the lower bound its file records, if the
+        tree was built for the height alone (no tie-breaks): a budgeted build
+        with tie-breaks records a bound on its first tie-break key instead.
+        """
+        upper = self.height(on.node)
+        lower = 0
+        if not on.pairs:
+            recorded = self.tree.stats.get("lower_bound")
+            if self.tree.optimal:
+                lower = upper
+            elif not self.tree.objective.get("tie_breaks") and isinstance(recorded, int):
+                lower = min(recorded, upper)
+        return lower, upper
