@@ -218,3 +218,18 @@ def test_chain_weights_order_lexicographically():
     assert chain.weights == (0, 1, 7 * 5040 + 1)
     assert cost.Cost.chain(("nodes",), 7, 5040) is cost.NODES
     assert cost.Cost.chain(("total",), 7, 5040) is cost.TOTAL_GUESSES
+
+
+@pytest.mark.parametrize("branching", [1, 2, 13, 19])
+def test_level_fills_sum_the_depths_of_the_places_in_level_order(branching):
+    """`level_fills` against placing the secrets one by one: 1 place at depth 1, b times more at each next depth."""
+    expected, total, depth, room, left = [0], 0, 1, 1, 1
+    for _ in range(1, 500):
+        if left == 0:
+            depth, room = depth + 1, room * branching
+            left = room
+        total += depth
+        left -= 1
+        expected.append(total)
+    assert cost.level_fills(500, branching).tolist() == expected
+    assert [cost.level_fill(s, branching) for s in range(500)] == expected

@@ -102,16 +102,27 @@ NODES = Cost("nodes", (1, 0, 0))
 TOTAL_GUESSES = Cost("total", (0, 1, 0))
 
 
-def level_fill(size: int, branching: int) -> int:
-    """Least total guesses for `size` secrets: one solved at depth 1, b**(k-1) at depth k."""
-    total, depth, room = 0, 1, 1
-    while size > 0:
-        placed = min(size, room)
-        total += placed * depth
-        size -= placed
+def level_fills(count: int, branching: int) -> np.ndarray:
+    """`level_fill` of every size from 0 to `count - 1`, in one pass: the least total guesses for that many secrets.
+
+    One secret is solved at depth 1, b**(k-1) at depth k (b = `branching`,
+    the answers besides all bulls), so the total for s secrets is the sum of
+    the depths of the first s places in that order.
+    """
+    depths = np.empty(max(count - 1, 0), np.int64)
+    placed, depth, room = 0, 1, 1
+    while placed < len(depths):
+        take = min(room, len(depths) - placed)
+        depths[placed : placed + take] = depth
+        placed += take
         depth += 1
         room *= max(branching, 1)  # a game with one answer: sizes past its one code are never read
-    return total
+    return np.concatenate((np.zeros(1, np.int64), np.cumsum(depths)))[:count]
+
+
+def level_fill(size: int, branching: int) -> int:
+    """Least total guesses for `size` secrets: one solved at depth 1, b**(k-1) at depth k."""
+    return int(level_fills(size + 1, branching)[size])
 
 
 def cost_floors(cost: Cost, caps: np.ndarray, level_fills: np.ndarray) -> np.ndarray:
@@ -170,7 +181,7 @@ class CostSearch:
         self.weights = np.array(cost.weights, np.int64)
         self.hard = solver.hard
         self.branching = len(solver.game.answers) - 1
-        self.level_fill = np.array([level_fill(k, self.branching) for k in range(solver.num_codes + 2)], np.int64)
+        self.level_fill = level_fills(solver.num_codes + 2, self.branching)
         self.floor = cost_floors(cost, solver.caps, self.level_fill)
         self.lookahead = cost.weights[1] > 0  # the kernels' lookahead bounds total guesses
         self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
