@@ -145,7 +145,7 @@ def test_mastermind_worst_case_values_with_the_tree_equal_the_search_and_bounds_
     on = tree.locate(position.pairs)
     guess = on.symmetry.inverse()(on.node["guess"]) if on is not None else game.codes[0]
     with_tree = analyse_position(position, 3, guess, WORST_CASE, False, PLENTY, Engine(game, WORST_CASE, False, tree))
-    searched = analyse(game, history, top=3, guess=guess, objective=WORST_CASE, seconds=PLENTY, use_tree=False)
+    searched = analyse(game, history, top=3, guess=guess, objective=WORST_CASE, seconds=PLENTY, use_shipped=False)
     assert with_tree.complete and searched.complete
     assert with_tree.source.startswith("tree") == (on is not None)
     assert [v.value for v in with_tree.best] == [v.value for v in searched.best]

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 from ..game import BUILD_LIMIT, Answer, BactreeError, Game
 from .engine import EXPECTED, OBJECTIVES, Engine, Value
 from .position import Position, read_history
+from .book import Book
 from .tree_values import TreeValues
 
 DEFAULT_TOP = 5
@@ -57,7 +58,7 @@ class Analysis:
     best: tuple[GuessValue, ...]
     guess: GuessValue | None
     optimum: GuessValue  # bounds on the best value any guess has here (exact once proven); its guess is the first best
-    source: str  # "tree NAME" or "search"
+    source: str  # "tree NAME", "book NAME" or "search"
     complete: bool  # every value proven exact within the time
     seconds: float
 
@@ -95,10 +96,11 @@ def check_seconds(seconds: float) -> None:
 
 
 @lru_cache(maxsize=4)
-def engine(game: Game, objective: str = EXPECTED, hard: bool = False, use_tree: bool = True) -> Engine:
+def engine(game: Game, objective: str = EXPECTED, hard: bool = False, use_shipped: bool = True) -> Engine:
     """The engine of a game, objective and mode, kept so that later analyses reuse its memos."""
-    tree = TreeValues.shipped(game, hard, objective) if use_tree else None
-    return Engine(game, objective, hard, tree)
+    if not use_shipped:
+        return Engine(game, objective, hard)
+    return Engine(game, objective, hard, TreeValues.shipped(game, hard, objective), Book.shipped(game, objective, hard))
 
 
 def analyse(
@@ -109,16 +111,18 @@ def analyse(
     objective: str = EXPECTED,
     hard: bool = False,
     seconds: float = DEFAULT_SECONDS,
-    use_tree: bool = True,
+    use_shipped: bool = True,
 ) -> Analysis:
     """Analyse the position `history` reaches: the secrets left, the `top` best next guesses, and `guess` if named.
 
     `history` holds `GUESS=ANSWER` strings or (guess, answer) pairs. Values
-    are exact where a shipped tree proven optimal for expected length holds
-    them or the exact search proves them within `seconds`; past that, proven
+    are exact where a shipped book holds the position (`top` at most its
+    five), a shipped tree proven optimal for expected length holds them, or
+    the exact search proves them within `seconds`; past that, proven
     bounds, marked as such. For the worst case a shipped worst-case tree
     bounds the least height from above (its subtree's height; exact at the
-    root), which the search then need not reach. `use_tree=False` searches alone.
+    root), which the search then need not reach. `use_shipped=False` searches
+    alone, with no tree or book.
     With `hard`, every guess must be still possible (`guess` too).
     Raises `BactreeError` (one line, naming the entry at fault) for a bad history.
     """
@@ -129,7 +133,7 @@ def analyse(
     check_seconds(seconds)
     game.check_size(BUILD_LIMIT)  # the search's answer table: refused before the history is read
     position = read_history(game, history)
-    return analyse_position(position, top, guess, objective, hard, seconds, engine(game, objective, hard, use_tree))
+    return analyse_position(position, top, guess, objective, hard, seconds, engine(game, objective, hard, use_shipped))
 
 
 def analyse_position(
@@ -151,7 +155,7 @@ def analyse_position(
 
     best = tuple(valued(code, value) for code, value in ranking.best)
     named = None if guess is None else valued(guess, ranking.named)
-    source = f"tree {found.tree.name}" if ranking.from_tree and found.tree is not None else "search"
+    source = ranking.source or "search"
     complete = not ranking.timed_out and all(v.exact for v in best) and (named is None or named.exact)
     optimum = valued(best[0].guess, ranking.optimum)
     return Analysis(game, position.pairs, objective, hard, position.secrets, best, named, optimum, source, complete,

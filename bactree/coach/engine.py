@@ -33,6 +33,7 @@ from ..search.cost import BudgetExceeded
 from ..search.height import SearchBudgetExceeded
 from .position import Pair
 from .symmetry import identity, least_image
+from .book import Book
 from .tree_values import EXPECTED, WORST_CASE, OnTree, TreeValues
 
 OBJECTIVES = (EXPECTED, WORST_CASE)
@@ -63,14 +64,17 @@ class Ranking:
     best: list[tuple[str, Value]]
     named: Value | None
     optimum: Value  # bounds on the best value of any guess (exact once proven)
-    from_tree: bool
+    source: str | None  # "tree NAME" or "book NAME" when shipped data gave values, else None (the search alone)
     timed_out: bool
 
 
 class Engine:
     """Exact values for one game, objective and mode; the search's memos live as long as the engine."""
 
-    def __init__(self, game: Game, objective: str = EXPECTED, hard: bool = False, tree: TreeValues | None = None) -> None:
+    def __init__(
+        self, game: Game, objective: str = EXPECTED, hard: bool = False, tree: TreeValues | None = None,
+        book: Book | None = None,
+    ) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}")
         self.game, self.objective, self.hard = game, objective, hard
@@ -78,7 +82,9 @@ class Engine:
         self.search = CostSearch(self.solver, TOTAL_GUESSES)
         if tree is not None and tree.objective != objective:
             raise ValueError(f"a tree for {tree.objective!r} cannot value {objective!r}")
-        self.tree = tree
+        if book is not None and (book.game, book.objective, book.hard) != (game, objective, hard):
+            raise ValueError(f"the book {book.name} is for another game, objective or mode")
+        self.tree, self.book = tree, book
         self.table = self.solver.table
         self.index = game.code_index
         self._totals: dict[int, int] = {}  # subtree totals of the tree, by node id
@@ -102,16 +108,22 @@ class Engine:
         """The `top` best guesses after `pairs` and the value of `named`, searching for at most `seconds` more."""
         deadline = time.perf_counter() + seconds
         self._floor = INFINITE
-        on = self.tree.locate(pairs) if self.tree is not None else None
-        symmetry = on.symmetry if on is not None else identity(self.game)
-        where = on.pairs if on is not None else pairs  # the position searched: the tree's, carried there by `symmetry`
+        # A book lists the best guesses outright; else a tree may give the best value (and bounds) along its path.
+        booked = self.book.locate(pairs) if self.book is not None and top <= self.book.top else None
+        on = self.tree.locate(pairs) if self.tree is not None and booked is None else None
+        found = booked or on
+        symmetry = found.symmetry if found is not None else identity(self.game)
+        where = found.pairs if found is not None else pairs  # the position valued, carried there by `symmetry`
         subset = self.subset(where)
         self._names = self.solver.set_orbit_names(subset)
         history = tuple(self.index[g] for g, _ in where)
         depth = self._depth(len(where), len(subset))
         self.search.deadline = self.solver.deadline = deadline
         try:
-            if self.objective == EXPECTED:
+            if booked is not None:
+                known = {self.index[guess]: Value.of(total) for guess, total in booked.best}
+                optimum, timed_out = booked.best[0][1], False
+            elif self.objective == EXPECTED:
                 known, optimum, timed_out = self._rank_expected(subset, depth, history, top, on)
             else:
                 known, optimum, timed_out = self._rank_height(subset, history, top, on)
@@ -135,7 +147,8 @@ class Engine:
         possible = set(subset.tolist())
         order = sorted(known.items(), key=lambda kv: (kv[1].lower, kv[1].upper is None, kv[0] not in possible, kv[0]))
         best = [(back(self.game.codes[g]), value) for g, value in order[:top]]
-        return Ranking(best, named_value, best_value, on is not None, timed_out)
+        source = f"book {self.book.name}" if booked is not None else f"tree {self.tree.name}" if on is not None else None
+        return Ranking(best, named_value, best_value, source, timed_out)
 
     def _same_partition(self, a: int, b: int, subset: np.ndarray) -> bool:
         """True when guesses `a` and `b` split `subset` into the same parts and solve the same secret (if any)."""

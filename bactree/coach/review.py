@@ -109,7 +109,7 @@ def review(
     history: Iterable[str | tuple[str, Answer | str]],
     objective: str = EXPECTED,
     seconds: float = DEFAULT_MOVE_SECONDS,
-    use_tree: bool = True,
+    use_shipped: bool = True,
     hard: bool = False,
 ) -> Review:
     """Review a played game (`GUESS=ANSWER` entries or pairs, the last may find the secret), move by move.
@@ -127,7 +127,7 @@ def review(
         raise BactreeError("no moves to review")
     if hard:
         check_hard_mode(whole)
-    found = engine(game, objective, hard, use_tree)
+    found = engine(game, objective, hard, use_shipped)
     position = start(game)
     moves = []
     for guess, answer in whole.pairs:

@@ -45,7 +45,11 @@ def secrets_text(secrets: tuple[str, ...]) -> str:
 
 def source_text(analysis: Analysis) -> str:
     """Where the values came from, and whether all of them are proven exact."""
-    where = f"the shipped tree {Path(analysis.source[5:]).name} and the search" if analysis.source.startswith("tree") else "the search"
+    kind, _, name = analysis.source.partition(" ")
+    # A book lists the best guesses outright: only a named guess outside its list is searched.
+    listed = {v.guess for v in analysis.best}
+    searched = kind != "book" or (analysis.guess is not None and analysis.guess.guess not in listed)
+    where = f"the shipped {kind} {Path(name).name}{' and the search' if searched else ''}" if name else "the search"
     if analysis.complete:
         return f"Values: exact, from {where} ({analysis.seconds:.1f}s)."
     return (f"Values: exact where a single figure is shown, from {where}; the others are proven bounds "
