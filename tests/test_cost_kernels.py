@@ -145,6 +145,27 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
     assert every == min((r[0] - len(subset) for r in rows), default=INFINITE)
 
 
+@pytest.mark.parametrize("game", [*TINY_GAMES, Game(3, "012345", False), Game(3, "1234", True)], ids=str)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_kernel_pool_is_the_set_then_the_least_code_of_each_relabelling_class(game: Game, data: st.DataObject) -> None:
+    """`_kernel_pool`: the set's codes, then the other codes no relabelling of the set's unused symbols makes smaller."""
+    solver = Solver(game)
+    picked = random_subsets(game, data, 12)
+    subset = np.array(picked, np.int64)
+    member = np.zeros(solver.num_codes, np.bool_)
+    member[subset] = True
+    used = {symbol for i in picked for symbol in game.codes[i]}
+    unused = [c for c in game.symbols if c not in used]
+    relabellings = [dict(zip(unused, order)) for order in itertools.permutations(unused)]
+
+    def least(code: str) -> bool:
+        return all("".join(r.get(c, c) for c in code) >= code for r in relabellings)
+
+    others = [i for i, code in enumerate(game.codes) if i not in set(picked) and least(code)]
+    assert _cost_kernels._kernel_pool(solver.codes, subset, member).tolist() == picked + others
+
+
 def random_subsets(game: Game, data: st.DataObject, most: int) -> list[int]:
     size = len(game.codes)
     return sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(most, size), unique=True)))

@@ -262,12 +262,62 @@ def _screen_guesses(
 
 
 @njit(cache=True)
-def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, weights, hard, exact, lower):
+def _kernel_pool(codes, subset, member):
+    """The guesses worth trying on `subset`: its own codes, then each other code whose symbols unused by the set come
+    in the order of the least such symbols (the least code of its class under relabellings of those symbols).
+
+    A relabelling of the symbols no code of the set uses maps the set onto
+    itself, so a guess and its relabellings split it alike and have one
+    value: trying the least of each class is enough. `codes[-1]`, the last
+    code, holds the largest symbol.
+    """
+    num_codes, n = codes.shape
+    num_symbols = 0
+    for i in range(n):
+        num_symbols = max(num_symbols, int(codes[num_codes - 1, i]) + 1)
+    used = np.zeros(num_symbols, np.bool_)
+    for x in subset:
+        for i in range(n):
+            used[codes[x, i]] = True
+    unused = np.empty(num_symbols, np.int64)
+    num_unused = 0
+    for c in range(num_symbols):
+        if not used[c]:
+            unused[num_unused] = c
+            num_unused += 1
+    pool = np.empty(num_codes, np.int64)
+    num = subset.shape[0]
+    pool[:num] = subset
+    seen = np.zeros(num_symbols, np.bool_)
+    for g in range(num_codes):
+        if member[g]:
+            continue
+        next_free = 0
+        canonical = True
+        for i in range(n):
+            c = codes[g, i]
+            if not used[c] and not seen[c]:
+                if c != unused[next_free]:
+                    canonical = False
+                    break
+                seen[c] = True
+                next_free += 1
+        for i in range(n):
+            seen[codes[g, i]] = False
+        if canonical:
+            pool[num] = g
+            num += 1
+    return pool[:num]
+
+
+@njit(cache=True)
+def _least_cost(table, codes, subset, depth, bound, solved, num_slots, caps, floor, weights, hard, exact, lower):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 
     Branch and bound over every code (still-possible ones first; only those
-    in `hard` mode), each guess seeded with `_floor_at(floor, depth - 1)[size]`
-    per part, a proven lower bound by size, raised to what the memo knows of
+    in `hard` mode; of codes alike under relabelling the symbols the set
+    does not use, only the least: `_kernel_pool`), each guess seeded with
+    `_floor_at(floor, depth - 1)[size]` per part, a proven lower bound by size, raised to what the memo knows of
     each part before any part is searched; guesses that split `subset`
     exactly as an earlier one did are skipped. A guess on a set of s secrets
     costs `weights[0] + weights[1] * s`, plus `weights[2]` when it is the last
@@ -321,21 +371,14 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, wei
         if value >= 0:
             exact[key] = value
             return value
-    pool = subset if hard else np.arange(num_codes)
+    pool = subset if hard else _kernel_pool(codes, subset, member)
     sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor)
     bases = np.empty(pool.shape[0], np.int64)
-    codes = np.empty(pool.shape[0], np.int64)
+    guesses = np.empty(pool.shape[0], np.int64)
     num = 0
     fail_low = INFINITE  # least proven bound among guesses that cannot beat `bound`
-    for idx in range(s + (0 if hard else num_codes)):
-        if idx < s:
-            g = subset[idx]
-            j = idx if hard else g
-        else:
-            g = idx - s
-            if member[g]:
-                continue
-            j = g
+    for j in range(pool.shape[0]):
+        g = pool[j]
         if largest[j] > limit:
             continue
         if not hits[j] and largest[j] == s:
@@ -349,7 +392,7 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, wei
             fail_low = min(fail_low, base)
             continue
         bases[num] = base
-        codes[num] = g
+        guesses[num] = g
         num += 1
     order = np.argsort(bases[:num], kind="mergesort")
     best = bound
@@ -362,7 +405,7 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, wei
         if base >= best:
             fail_low = min(fail_low, base)
             break  # sorted: no later guess can do better
-        g = codes[j]
+        g = guesses[j]
         row = table[g]
         # Skip the guess if an earlier one split the set the same way.
         h = _label_parts(row, subset, solved, seen_first, labels[tried])
@@ -390,7 +433,7 @@ def _least_cost(table, subset, depth, bound, solved, num_slots, caps, floor, wei
             part = ordered[starts[a]:starts[a + 1]]
             total -= known[a]
             total += _least_cost(
-                table, part, depth - 1, best - total, solved, num_slots, caps, floor, weights, hard, exact, lower
+                table, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, weights, hard, exact, lower
             )
         if total < best:
             best = total

@@ -224,7 +224,7 @@ class CostSearch:
             solver = self.solver
             return int(
                 _cost_kernels._least_cost(
-                    solver.table, subset, depth, bound, solver.solved,
+                    solver.table, solver.codes, subset, depth, bound, solver.solved,
                     solver.num_slots, solver.caps, self.floor, self.weights, self.hard,
                     self.kernel_exact, self.kernel_lower,
                 )
