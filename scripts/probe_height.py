@@ -2,7 +2,7 @@
 
 Usage:
   python scripts/probe_height.py [-n 5] [--symbols 0123456789] [--game bulls-cows] --path PATH [--by-lookahead] rank --left D [--top K]
-  python scripts/probe_height.py ... --path PATH [--by-lookahead] decide --left D [--start I] [--count N]
+  python scripts/probe_height.py ... --path PATH [--by-lookahead] [--store FILE] decide --left D [--start I] [--count N]
 
 The set probed is what the guesses of PATH leave: PATH is comma-separated
 guesses, each CODE/ANSWER (the part of that answer) or CODE alone (its
@@ -28,7 +28,11 @@ within D guesses, or which part (largest first) has no tree within D - 1.
 Lines are deterministic; `--start` and `--count` split a long run, and when
 the last guess is decided and none works, the set is refuted within D.
 Timings go to stderr (for `decide`, each guess's CPU seconds, to
-estimate what a whole refutation costs).
+estimate what a whole refutation costs). `--store PATH` loads the sets
+refuted so far from PATH if it exists (repeat it to merge the stores of
+several runs) and `decide` saves every refutation it holds to the first
+PATH after each guess: a run split with `--start`/`--count` over
+processes or sessions then refutes no set twice.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -111,9 +116,10 @@ def rank(
 
 def decide(
     solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, start: int, count: int | None,
-    by_lookahead: bool = False, set_symmetry: bool = False,
+    by_lookahead: bool = False, set_symmetry: bool = False, store: Path | None = None,
 ) -> bool:
-    """Print each guess's outcome from `start`; True when a guess works."""
+    """Print each guess's outcome from `start`; True when a guess works. With `store`, the solver's refutations
+    are saved there after each guess decided."""
     codes = solver.game.codes
     ranked = ordered_guesses(solver, subset, history, left, by_lookahead, set_symmetry)
     stop = len(ranked) if count is None else min(len(ranked), start + count)
@@ -129,6 +135,8 @@ def decide(
         print(f"{index} {codes[guess]}: largest {len(parts[0])}; {solver.answer_to(guess, failed)} "
               f"({len(failed)} secrets) has no tree within {left - 1}", flush=True)
         print(f"{index}: {time.process_time() - began:.2f}s CPU", file=sys.stderr, flush=True)
+        if store is not None:
+            solver.refutations.save(store, solver.game)
     if stop == len(ranked):
         print(f"refuted: none of the {len(ranked)} guesses starts a tree within {left}")
     return False
@@ -142,6 +150,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--path", required=True)
     parser.add_argument("--by-lookahead", action="store_true", help="order guesses by the lookahead figure first")
     parser.add_argument("--set-symmetry", action="store_true", help="one guess of each orbit under the set's symmetries")
+    parser.add_argument("--store", type=Path, action="append", default=[],
+                        help="a refutation store to load (if it exists; repeat to merge several); decide saves to the first")
     commands = parser.add_subparsers(dest="command", required=True)
     ranking = commands.add_parser("rank")
     ranking.add_argument("--left", type=int, required=True, help="guesses left for the set")
@@ -156,13 +166,18 @@ def main(argv: list[str] | None = None) -> None:
         game: Game = make_game(args.game, args.length, args.symbols)
         solver = Solver(game)
         subset, history = probed_set(solver, args.path)
+        for path in args.store:
+            if path.exists():
+                loaded = solver.refutations.load(path, game)
+                print(f"loaded {loaded} refutations from {path}", file=sys.stderr, flush=True)
     except BactreeError as err:
         sys.exit(f"Error: {err}")
     print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}", flush=True)
     if args.command == "rank":
         rank(solver, subset, history, args.left, args.top, args.by_lookahead, args.set_symmetry)
     else:
-        decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead, args.set_symmetry)
+        store = args.store[0] if args.store else None
+        decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead, args.set_symmetry, store)
     print(f"{time.perf_counter() - began:.1f}s", file=sys.stderr)
 
 

@@ -14,15 +14,28 @@ image by finding a map (`_set_maps`), so a hit is always exact.
 
 Only refutations are kept: a set that has a tree is searched again, so the
 guess a search returns, and with it every tree, stays what it was.
+
+A store can be saved to a file and loaded into another search of the same
+game (`save`, `load`): loading several files merges them, so long runs
+split over processes or sessions never refute a set twice. A file names
+its game and carries a digest of its entries; a file of another game, of
+another format, or whose entries do not match the digest is refused.
 """
 
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import numpy as np
+import orjson
 
+from ..game import BactreeError, Game
+from ..treefile import write_atomic
 from ._symmetry import _set_maps
+
+STORE_FORMAT = "bactree-refutations"
+STORE_VERSION = 1
 
 # Most symbol maps `_set_maps` checks to confirm one image; past it the set counts as not known.
 CONFIRM_CAP = 4096
@@ -93,3 +106,62 @@ class RefutationStore:
             self.held = 0
         self._sets.setdefault(key, []).append(subset.copy())
         self.held += size
+
+    def entries(self) -> list[list]:
+        """Every stored refutation as [depth, [code indices]], sorted (depth, size, codes): what `save` writes."""
+        found = [
+            [int.from_bytes(key[:2], "little"), subset.tolist()] for key, sets in self._sets.items() for subset in sets
+        ]
+        return sorted(found, key=lambda entry: (entry[0], len(entry[1]), entry[1]))
+
+    def save(self, path: Path, game: Game) -> None:
+        """Write the store to `path` atomically: its game, its entries and their digest."""
+        entries = self.entries()
+        document = {
+            "format": STORE_FORMAT,
+            "version": STORE_VERSION,
+            "game": _game_fields(game),
+            "digest": _digest(entries),
+            "entries": entries,
+        }
+        write_atomic(path, orjson.dumps(document))
+
+    def load(self, path: Path, game: Game) -> int:
+        """Add the refutations saved in `path` (a store of `game`); how many. Raises `BactreeError` for a bad file."""
+        try:
+            document = orjson.loads(Path(path).read_bytes())
+        except (OSError, orjson.JSONDecodeError) as err:
+            raise BactreeError(f"cannot read the refutation store {path}: {getattr(err, 'strerror', None) or err}") from None
+        if not isinstance(document, dict) or document.get("format") != STORE_FORMAT:
+            raise BactreeError(f"{path} is not a bactree refutation store")
+        if document.get("version") != STORE_VERSION:
+            raise BactreeError(f"{path}: refutation store version {document.get('version')!r}, not {STORE_VERSION}")
+        if document.get("game") != _game_fields(game):
+            raise BactreeError(f"{path} is a refutation store of another game ({document.get('game')})")
+        entries = document.get("entries")
+        if not isinstance(entries, list) or document.get("digest") != _digest(entries):
+            raise BactreeError(f"{path}: the refutation store's entries do not match its digest (damaged?)")
+        checked = []
+        for entry in entries:
+            ok = isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int) and entry[0] >= 1
+            codes = entry[1] if ok else None
+            ok = ok and isinstance(codes, list) and codes and all(isinstance(c, int) for c in codes)
+            ok = ok and codes == sorted(set(codes)) and 0 <= codes[0] and codes[-1] < len(self.codes)
+            if not ok:
+                raise BactreeError(f"{path}: a refutation store entry is not [depth, sorted code indices]: {entry!r}"[:200])
+            checked.append((np.array(codes, np.int64), entry[0]))
+        hits = self.hits
+        for subset, depth in checked:
+            if not self.refuted(subset, depth):  # an image already held (merging stores) is kept once
+                self.add(subset, depth)
+        self.hits = hits
+        return len(checked)
+
+
+def _game_fields(game: Game) -> dict:
+    return {"length": game.length, "symbols": game.symbols, "repeats": game.repeats}
+
+
+def _digest(entries: list) -> str:
+    """A digest of the entries as saved: a file whose entries were changed after saving no longer matches it."""
+    return hashlib.blake2b(orjson.dumps(entries), digest_size=16).hexdigest()

@@ -1,0 +1,155 @@
+"""Saving, loading and merging refutation stores (bactree/search/refutations.py): verdicts unchanged, bad files refused."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive_search import fits_within
+from test_set_symmetry import met_sets, random_image
+
+from bactree.game import BactreeError, Game
+from bactree.search import height as search_height
+
+GAMES = [Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]
+STEPS = st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=3)
+
+
+def searched(game: Game, steps, depth: int) -> search_height.Solver:
+    """A solver that asked about every part of the sets `steps` meet, refutations of 3+ secrets stored."""
+    solver = search_height.Solver(game)
+    for parts, _, history in met_sets(solver, steps):
+        for part in parts:
+            solver.find_guess(part, depth, history)
+    return solver
+
+
+SEVEN = Game(3, "0123456", False)
+
+
+def refuting(answers: list[str]) -> search_height.Solver:
+    """A solver of 3 of 7 that asked about the parts 012 leaves with these answers, within 3 (each refuted)."""
+    solver = search_height.Solver(SEVEN)
+    first = SEVEN.code_index["012"]
+    for part in solver.split(solver.all_guesses, first):
+        if str(solver.answer_to(first, part)) in answers:
+            assert solver.find_guess(part, 3, (first,)) < 0
+    return solver
+
+
+@pytest.fixture(autouse=True)
+def store_small_sets(monkeypatch):
+    monkeypatch.setattr(search_height, "STORE_MIN_SET", 3)
+    monkeypatch.setattr(search_height, "KERNEL_DEPTH", 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from(GAMES), steps=STEPS, other=STEPS, depth=st.integers(3, 4), seed=st.integers(0, 10**6))
+def test_a_loaded_store_refutes_what_was_saved_and_searches_agree_with_brute_force(
+    tmp_path_factory, game, steps, other, depth, seed
+):
+    path = tmp_path_factory.mktemp("store") / "store.json"
+    first = searched(game, steps, depth)
+    first.refutations.save(path, game)
+    solver = search_height.Solver(game)
+    assert solver.refutations.load(path, game) == len(first.refutations)
+    for entry_depth, codes in first.refutations.entries():
+        image = random_image(game, [game.codes[c] for c in codes], seed)
+        subset = np.array(sorted(game.code_index[c] for c in image), np.int64)
+        assert solver.refutations.refuted(subset, entry_depth)
+    for parts, _, history in met_sets(solver, other):  # a search with the loaded store: the brute force's verdicts
+        for part in parts:
+            found = solver.find_guess(part, depth, history)
+            assert (found >= 0) == fits_within(game, frozenset(game.codes[x] for x in part), depth)
+
+
+def test_stores_merge_and_save_the_same_bytes(tmp_path):
+    game = SEVEN
+    one, two = refuting(["0B0C", "0B1C"]), refuting(["0B1C", "0B2C", "1B1C"])
+    assert len(one.refutations) == 2 and len(two.refutations) == 3
+    one.refutations.save(tmp_path / "one.json", game)
+    two.refutations.save(tmp_path / "two.json", game)
+    merged = search_height.Solver(game)
+    merged.refutations.load(tmp_path / "one.json", game)
+    merged.refutations.load(tmp_path / "two.json", game)
+    for entry_depth, codes in one.refutations.entries() + two.refutations.entries():
+        assert merged.refutations.refuted(np.array(codes, np.int64), entry_depth)
+    assert len(merged.refutations) == 4  # the one both held is kept once
+    merged.refutations.save(tmp_path / "merged.json", game)
+    again = search_height.Solver(game)
+    again.refutations.load(tmp_path / "merged.json", game)
+    again.refutations.save(tmp_path / "again.json", game)
+    assert (tmp_path / "again.json").read_bytes() == (tmp_path / "merged.json").read_bytes()
+
+
+def _damaged(document: dict) -> dict:
+    document["entries"][0][1] = document["entries"][0][1][1:]
+    return document
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: {**d, "format": "bactree-tree"}, "is not a bactree refutation store"),
+        (lambda d: {**d, "version": 2}, "refutation store version 2, not 1"),
+        (lambda d: {**d, "game": {**d["game"], "symbols": "0123457"}}, "is a refutation store of another game"),
+        (_damaged, "do not match its digest"),
+        (lambda d: [1, 2], "is not a bactree refutation store"),
+    ],
+    ids=["format", "version", "game", "damaged", "not-an-object"],
+)
+def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path, change, message):
+    game = SEVEN
+    solver = refuting(["0B0C", "1B0C"])
+    path = tmp_path / "store.json"
+    solver.refutations.save(path, game)
+    path.write_bytes(orjson.dumps(change(orjson.loads(path.read_bytes()))))
+    fresh = search_height.Solver(game)
+    with pytest.raises(BactreeError, match=message) as caught:
+        fresh.refutations.load(path, game)
+    assert "\n" not in str(caught.value)
+    assert len(fresh.refutations) == 0
+
+
+def test_a_file_that_is_not_json_is_refused(tmp_path):
+    path = tmp_path / "store.json"
+    path.write_text("{not json")
+    with pytest.raises(BactreeError, match="cannot read the refutation store"):
+        search_height.Solver(GAMES[0]).refutations.load(path, GAMES[0])
+
+
+_spec = importlib.util.spec_from_file_location("probe_height", Path(__file__).parents[1] / "scripts" / "probe_height.py")
+probe_height = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(probe_height)
+
+
+def test_probe_decide_resumes_from_its_store_with_the_same_lines(tmp_path, capsys):
+    store = tmp_path / "refuted.json"
+    command = ["-n", "3", "--symbols", "0123456", "--path", "012/1B1C", "--store", str(store), "decide", "--left", "3"]
+    probe_height.main(command)
+    first = capsys.readouterr()
+    assert store.exists()
+    probe_height.main(command)
+    second = capsys.readouterr()
+    assert first.out == second.out
+    assert "loaded" in second.err and "refutations from" in second.err
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_loaded_store_refutes_every_image_of_what_was_saved(tmp_path, seed):
+    saved = refuting(["0B0C", "0B1C", "0B2C", "1B0C", "1B1C"])
+    path = tmp_path / "store.json"
+    saved.refutations.save(path, SEVEN)
+    solver = search_height.Solver(SEVEN)
+    assert solver.refutations.load(path, SEVEN) == len(saved.refutations) == 5
+    for depth, codes in saved.refutations.entries():
+        image = random_image(SEVEN, [SEVEN.codes[c] for c in codes], seed)
+        subset = np.array(sorted(SEVEN.code_index[c] for c in image), np.int64)
+        assert solver.refutations.refuted(subset, depth)
+        assert not solver.refutations.refuted(subset, depth + 1)  # a refutation holds for its depth only
+        assert solver.find_guess(subset, depth) < 0 and solver.stats.store_hits > 0
