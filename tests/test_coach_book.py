@@ -16,6 +16,7 @@ from bactree.coach.analyse import EXPECTED, analyse_position
 from bactree.coach.book import BOOK_TOP, Book, book_positions, canonical_pairs, make_book, position_key, write_book
 from bactree.coach.engine import Engine
 from bactree.coach.position import read_history
+from bactree.coach.tree_values import TreeValues
 from bactree.game import Game, preset
 from bactree.search import Solver
 
@@ -145,3 +146,18 @@ def test_a_resumed_book_equals_one_made_at_once():
     resumed = make_book(Engine(game, EXPECTED), progress=ranked.append, done=saved[0])
     assert resumed == whole
     assert len(ranked) == len(whole["positions"]) - len(saved[0])
+
+
+def test_the_shipped_book_agrees_with_the_shipped_tree_on_its_path():
+    """Wherever a position of the book lies on the proven expected tree, the book's best total is the subtree's."""
+    game = preset("bulls-cows")
+    book = Book.shipped(game, EXPECTED, False)
+    engine = Engine(game, EXPECTED, tree=TreeValues.shipped(game, False))
+    checked = 0
+    for key, entry in book.positions.items():
+        pairs = tuple((g, game.parse_answer(a)) for g, _, a in (part.partition("=") for part in key.split()))
+        on = engine.tree.locate(pairs)
+        if on is not None:
+            assert engine._tree_total(on.node, engine.subset(on.pairs)) == entry[0][1], key
+            checked += 1
+    assert checked >= 13  # every answer to the first guess, at least
