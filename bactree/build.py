@@ -167,9 +167,11 @@ def build(
         searched = search.nodes_searched
     optimal = cost == lower
     say(f"least {cost_kind.name}: {cost}" if optimal else f"best {cost_kind.name} found: {cost}, proven lower bound {lower}")
-    # The file's lower bound is of the first key: the later ones add less than its weight.
-    first_weight = max(cost_kind.weights)
-    doc = document(game, recorded, optimal, root, None if optimal else lower // first_weight)
+    # The file's lower bound is of the objective's main figure (tree format): for the worst case the height, proven
+    # above (the tie-break's own bound is said in the progress line only); else the first key, since the later ones
+    # add less than its weight.
+    bound = height if objective == "worst-case" else lower // max(cost_kind.weights)
+    doc = document(game, recorded, optimal, root, None if optimal else bound)
     return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, searched)
 
 

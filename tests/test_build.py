@@ -93,3 +93,17 @@ def test_build_refuses_an_unwritable_output_before_searching(where, tmp_path):
     assert result.output.startswith(f"Error: cannot write {str(out)!r}: ")
     assert len(result.output.strip().splitlines()) == 1  # no progress line: the search never started
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"]
+
+
+def test_a_budgeted_worst_case_build_bounds_the_height_not_its_tie_break():
+    """The tree format's lower bound is of the main figure: a worst-case tree whose fewest nodes are not proven
+    says the proven height (4 of 6 within a budget of 0: 363 nodes, at least 361, height 5 proven)."""
+    from bactree.build import build
+    from bactree.game import Game
+    from bactree.search import Solver
+
+    game = Game(4, "012345", False)
+    doc = build(game, "worst-case", budget=0, workers=1).document
+    assert doc["optimal"] is False
+    assert doc["stats"]["lower_bound"] == doc["stats"]["max_guesses"] == Solver(game).min_height()
+    check_document(doc)
