@@ -24,7 +24,7 @@ from pathlib import Path
 
 
 from bactree.coach.analyse import EXPECTED
-from bactree.coach.book import BOOK_TOP, Book, make_book, write_book
+from bactree.coach.book import BOOK_TOP, Book, key_pairs, make_book, write_book
 from bactree.coach.engine import Engine
 from bactree.coach.tree_values import TreeValues
 from bactree.game import BactreeError, game_slug, make_game
@@ -37,9 +37,7 @@ def check(engine: Engine, book: Book, every: int) -> int:
     differing = 0
     keys = sorted(book.positions)[::every]
     for number, key in enumerate(keys, 1):
-        pairs = tuple((guess, answer) for guess, _, answer in (entry.partition("=") for entry in key.split()))
-        pairs = tuple((guess, engine.game.parse_answer(answer)) for guess, answer in pairs)
-        ranking = engine.rank(pairs, BOOK_TOP, None, float("inf"))
+        ranking = engine.rank(key_pairs(engine.game, key), BOOK_TOP, None, float("inf"))
         got = [[guess, value.lower] for guess, value in ranking.best]
         if got != book.positions[key]:
             differing += 1

@@ -13,7 +13,9 @@ from naive_search import guess_total, least_total
 
 from bactree.coach import analyse
 from bactree.coach.analyse import EXPECTED, analyse_position
-from bactree.coach.book import BOOK_TOP, Book, book_positions, canonical_pairs, make_book, position_key, write_book
+from bactree.coach.book import (
+    BOOK_TOP, Book, book_positions, canonical_pairs, key_pairs, make_book, position_key, write_book,
+)
 from bactree.coach.engine import Engine
 from bactree.coach.position import read_history
 from bactree.coach.tree_values import TreeValues
@@ -59,7 +61,7 @@ def test_every_entry_lists_exact_best_totals_of_distinct_guesses(game):
     book = tiny_book(game)
     assert len(book.positions) == len(book_positions(game, Solver(game)))
     for key, entry in book.positions.items():
-        pairs = tuple((g, game.parse_answer(a)) for g, _, a in (part.partition("=") for part in key.split()))
+        pairs = key_pairs(game, key)
         secrets = secrets_of(game, pairs)
         assert entry[0][1] == least_total(game, secrets)
         assert [total for _, total in entry] == sorted(total for _, total in entry)
@@ -155,7 +157,7 @@ def test_the_shipped_book_agrees_with_the_shipped_tree_on_its_path():
     engine = Engine(game, EXPECTED, tree=TreeValues.shipped(game, False))
     checked = 0
     for key, entry in book.positions.items():
-        pairs = tuple((g, game.parse_answer(a)) for g, _, a in (part.partition("=") for part in key.split()))
+        pairs = key_pairs(game, key)
         on = engine.tree.locate(pairs)
         if on is not None:
             assert engine._tree_total(on.node, engine.subset(on.pairs)) == entry[0][1], key

@@ -24,7 +24,7 @@ from typing import Any, Callable
 import orjson
 
 from ..game import Game
-from ..treefile import write_atomic
+from ..treefile import game_to_json, write_atomic
 from .position import Pair
 from .symmetry import Symmetry, carrying, least_image
 
@@ -60,6 +60,11 @@ def canonical_pairs(game: Game, pairs: tuple[Pair, ...]) -> tuple[Symmetry, tupl
 def position_key(pairs: tuple[Pair, ...]) -> str:
     """The text an entry is filed under: `GUESS=ANSWER` entries, space-separated."""
     return " ".join(f"{guess}={answer}" for guess, answer in pairs)
+
+
+def key_pairs(game: Game, key: str) -> tuple[Pair, ...]:
+    """The pairs an entry's key names: `position_key` read back."""
+    return tuple((guess, game.parse_answer(answer)) for guess, _, answer in (entry.partition("=") for entry in key.split()))
 
 
 class Book:
@@ -158,7 +163,7 @@ def _book_data(engine, entries: dict[str, list[list[Any]]]) -> dict[str, Any]:
     return {
         "format": BOOK_FORMAT,
         "version": BOOK_VERSION,
-        "game": {"length": game.length, "symbols": game.symbols, "repeats": game.repeats},
+        "game": game_to_json(game),
         "objective": engine.objective,
         "hard_mode": engine.hard,
         "top": BOOK_TOP,
@@ -175,6 +180,3 @@ def write_book(data: dict[str, Any], path: Path) -> None:
         lines.append(b"  " + orjson.dumps(key) + b": " + orjson.dumps(entry) + (b"," if i + 1 < len(items) else b""))
     lines.append(b"}}\n")
     write_atomic(path, b"\n".join(lines))
-
-
-__all__ = ["BOOK_TOP", "Book", "InBook", "book_positions", "canonical_pairs", "make_book", "write_book"]

@@ -138,7 +138,11 @@ def _least_in_orbits(codes, group_perms, maps, used):
 
 @njit(cache=True)
 def _least_images(codes, group_perms, maps, used):
-    """Each code's least image under the group `_least_in_orbits` reads: one name for its orbit."""
+    """Each code's least image under the group `_least_in_orbits` reads: one name for its orbit.
+
+    `_least_in_orbits` does not call this: it stops at a code's first smaller
+    image, which the height search, calling it for every set, needs.
+    """
     num_codes, n = codes.shape
     unused = _unused_symbols(used)
     least = codes.astype(np.int64)

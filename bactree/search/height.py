@@ -144,15 +144,10 @@ class Solver:
         guesses.
         """
         pool = self.canonical_guesses(history)
-        member = np.zeros(self.num_codes, np.bool_)
-        member[subset] = True
-        rows, maps, used, complete = _set_automorphisms(
-            self.codes, subset, member, self.perms, self.game.num_symbols, self.index_of(), SET_SYMMETRY_CAP
-        )
-        if not complete:
+        group = self._set_group(subset)
+        if group is None:
             return pool
-        least = _least_in_orbits(self.codes[pool], rows, maps, used)
-        return pool[least]
+        return pool[_least_in_orbits(self.codes[pool], *group)]
 
     def set_orbit_names(self, subset: np.ndarray) -> np.ndarray:
         """For every code, the least code a symmetry of `subset` sends it to: one name per orbit of guesses.
@@ -161,14 +156,19 @@ class Solver:
         they have one value under any objective. Past `SET_SYMMETRY_CAP`
         each code is its own name.
         """
+        group = self._set_group(subset)
+        if group is None:
+            return self.all_guesses
+        return self.index_of()[self._code_values(_least_images(self.codes, *group))]
+
+    def _set_group(self, subset: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(perm rows, symbol maps, used symbols) of the maps sending `subset` onto itself; None past `SET_SYMMETRY_CAP`."""
         member = np.zeros(self.num_codes, np.bool_)
         member[subset] = True
         rows, maps, used, complete = _set_automorphisms(
             self.codes, subset, member, self.perms, self.game.num_symbols, self.index_of(), SET_SYMMETRY_CAP
         )
-        if not complete:
-            return self.all_guesses
-        return self.index_of()[self._code_values(_least_images(self.codes, rows, maps, used))]
+        return (rows, maps, used) if complete else None
 
     def _code_values(self, codes: np.ndarray) -> np.ndarray:
         """Each code's symbols read as digits in base `num_symbols`."""

@@ -31,7 +31,7 @@ import numpy as np
 import orjson
 
 from ..game import BactreeError, Game
-from ..treefile import write_atomic
+from ..treefile import game_to_json, write_atomic
 from ._symmetry import _set_maps
 
 STORE_FORMAT = "bactree-refutations"
@@ -79,7 +79,13 @@ class RefutationStore:
         return sum(len(sets) for sets in self._sets.values())
 
     def refuted(self, subset: np.ndarray, depth: int) -> bool:
-        """True if an image of `subset` is stored as refuted within `depth` guesses."""
+        """True if an image of `subset` is stored as refuted within `depth` guesses (counted in `hits`)."""
+        found = self._holds(subset, depth)
+        self.hits += found
+        return found
+
+    def _holds(self, subset: np.ndarray, depth: int) -> bool:
+        """True if an image of `subset` is stored within `depth` guesses."""
         stored = self._sets.get(shape_key(self.table, subset, depth))
         if not stored:
             return False
@@ -91,7 +97,6 @@ class RefutationStore:
                     self.codes, other, subset, member, self.perms, self.num_symbols, self.index_of, CONFIRM_CAP, 1
                 )[0]
                 if len(found):
-                    self.hits += 1
                     return True
             return False
         finally:
@@ -120,7 +125,7 @@ class RefutationStore:
         document = {
             "format": STORE_FORMAT,
             "version": STORE_VERSION,
-            "game": _game_fields(game),
+            "game": game_to_json(game),
             "digest": _digest(entries),
             "entries": entries,
         }
@@ -136,7 +141,7 @@ class RefutationStore:
             raise BactreeError(f"{path} is not a bactree refutation store")
         if document.get("version") != STORE_VERSION:
             raise BactreeError(f"{path}: refutation store version {document.get('version')!r}, not {STORE_VERSION}")
-        if document.get("game") != _game_fields(game):
+        if document.get("game") != game_to_json(game):
             raise BactreeError(f"{path} is a refutation store of another game ({document.get('game')})")
         entries = document.get("entries")
         if not isinstance(entries, list) or document.get("digest") != _digest(entries):
@@ -150,16 +155,10 @@ class RefutationStore:
             if not ok:
                 raise BactreeError(f"{path}: a refutation store entry is not [depth, sorted code indices]: {entry!r}"[:200])
             checked.append((np.array(codes, np.int64), entry[0]))
-        hits = self.hits
         for subset, depth in checked:
-            if not self.refuted(subset, depth):  # an image already held (merging stores) is kept once
+            if not self._holds(subset, depth):  # an image already held (merging stores) is kept once
                 self.add(subset, depth)
-        self.hits = hits
         return len(checked)
-
-
-def _game_fields(game: Game) -> dict:
-    return {"length": game.length, "symbols": game.symbols, "repeats": game.repeats}
 
 
 def _digest(entries: list) -> str:
