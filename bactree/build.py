@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,9 @@ from .executors import make_executor
 from .game import BUILD_LIMIT, BactreeError, Game
 from .search import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver, TreeFinder, refine
 from .search.finder import EVERY
+from .search import height as search_height
 from .search.height import SearchBudgetExceeded
+from .search.refutations import kept_in
 from .subproblems import chosen_first_guess, find_by_first_answer, forced_first_guess, solve_by_first_answer
 from .treefile import Node, Objective, document
 
@@ -64,6 +67,7 @@ def build(
     hard: bool = False,
     greedy: str = "bound",
     first_guess: str | None = None,
+    refutations: Path | None = None,
 ) -> BuildResult:
     """Compile a provably optimal tree.
 
@@ -92,6 +96,12 @@ def build(
     by its answers the same way; every other first guess is bounded by one
     guess of lookahead below each of its parts, so the lower bound holds for
     the whole game.
+
+    `refutations` names a file of sets refuted within some number of guesses
+    (`bactree.search.refutations`) for the worst-case objective: the
+    exhaustive search starts from what it holds and saves what it refutes
+    back to it as it goes and when it ends, so a build stopped by its budget
+    or a signal resumes its refutations. It never changes a proven result.
     """
     game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
@@ -112,10 +122,28 @@ def build(
         game.parse_code(first_guess)
         if objective != "expected" or budget is None:
             raise BactreeError("--first is for budgeted expected builds: add -O expected --budget SETS")
+    if refutations is not None and objective != "worst-case":
+        raise BactreeError("--refutations is for -O worst-case: it holds sets refuted within some number of guesses")
     make_executor(executor, workers, address)  # bad executor options fail before any search
     say = progress or (lambda message: None)
     start = time.perf_counter()
     solver = Solver(game, progress=say, hard=hard)
+    with contextlib.ExitStack() as kept:
+        if refutations is not None:
+            # Only refutations above the kernel's depth are kept in the file: those take seconds to hours each.
+            loaded = kept.enter_context(kept_in(solver.refutations, refutations, game, min_depth=search_height.KERNEL_DEPTH + 1))
+            say(f"refutations: {loaded} set(s) loaded from {refutations}; saved there as the search goes")
+        return _built(game, solver, objective, tie_break, keys, max_guesses, progress, budget, workers, checkpoint,
+                      resume, executor, address, hard, greedy, first_guess, start)
+
+
+def _built(
+    game: Game, solver: Solver, objective: str, tie_break: str, keys: tuple[str, ...], max_guesses: int | None,
+    progress: Progress | None, budget: int | None, workers: int | None, checkpoint: Path | None, resume: bool,
+    executor: str, address: str | None, hard: bool, greedy: str, first_guess: str | None, start: float,
+) -> BuildResult:
+    """`build` once its options are checked, with `solver` made (and its refutations loaded)."""
+    say = progress or (lambda message: None)
     everything = solver.all_guesses
     if objective == "worst-case" and tie_break == HEIGHT_ONLY:
         height, lower, root = least_height_tree(solver, progress, workers, checkpoint, resume, executor, address, budget)

@@ -381,6 +381,7 @@ def build(
     address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
     greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
     first: Annotated[Optional[str], typer.Option("--first", help="With -O expected --budget: the first guess (default: forced by symmetry, else the --greedy rule's).")] = None,
+    refutations: Annotated[Optional[Path], typer.Option("--refutations", help="Worst-case: a file of refuted sets that the exhaustive search starts from (if it exists) and saves to every 5 minutes and at the end, even when stopped: a long search resumes instead of starting again.")] = None,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
 
@@ -412,6 +413,8 @@ def build(
             with contextlib.suppress(OSError):  # if it cannot be made, check_writable says why
                 output.parent.mkdir(exist_ok=True)  # the default folder is made; one named with -o must exist
         check_writable(output)  # a typo in -o fails now, not after the search
+        if refutations is not None:
+            check_writable(refutations)
         checkpoint = output.with_name(output.name + ".resume")
         if resume and not checkpoint.exists():
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
@@ -419,7 +422,7 @@ def build(
             progress(f"starting afresh: {checkpoint} (from an interrupted build) will be replaced; --resume continues it")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
-            budget, workers, checkpoint, resume, executor, address, hard, greedy, first,
+            budget, workers, checkpoint, resume, executor, address, hard, greedy, first, refutations,
         )
         raise_if_signalled()
         write_atomic(output, dumps(result.document))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import collections
 import itertools
 import math
+import operator
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -243,8 +244,12 @@ class Game:
 
     def score(self, guess: str, secret: str) -> Answer:
         """The answer `secret` gives to `guess` (cows are white pegs with repeats)."""
-        bulls = sum(1 for g, s in zip(guess, secret) if g == s)
-        common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+        bulls = sum(map(operator.eq, guess, secret))
+        symbols = set(guess)
+        if len(symbols) == len(guess):  # distinct symbols (every Bulls and Cows guess): each in the secret counts once
+            common = len(symbols.intersection(secret))
+        else:
+            common = sum(min(guess.count(c), secret.count(c)) for c in symbols)
         return Answer(bulls, common - bulls)
 
 

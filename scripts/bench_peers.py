@@ -13,6 +13,11 @@ height and the total of arfst23's tree (replayed here) must be the proven
 optimum, or the row says so. How to build each peer from its public source:
 docs/performance-peers.md. bactree runs as `python -m bactree.cli build`
 in this interpreter, once untimed first so that numba's cache is warm.
+A bactree process spends about half a second importing numpy and numba
+before it searches, and more where the environment holds packages that
+numba or typer pull in on their own (scipy, for numba's BLAS check): run
+it from a fresh venv, as a user installs bactree, and the table's second
+line names what this interpreter holds.
 
 `--self-test` runs the ladder's smallest game with stub peers that print
 fixed answers in each peer's format and checks the table's parsing (not the
@@ -31,6 +36,22 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+
+def environment() -> str:
+    """What this interpreter's bactree starts with: Python, numpy, numba, typer, and whether scipy is there."""
+    from importlib import metadata
+    from importlib.util import find_spec
+
+    def version(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "absent"
+
+    held = ", ".join(f"{name} {version(name)}" for name in ("numpy", "numba", "typer"))
+    scipy = "scipy installed (numba imports it)" if find_spec("scipy") else "no scipy"
+    return f"{sys.executable}: Python {sys.version.split()[0]}, {held}, {scipy}"
 
 
 @dataclass(frozen=True)
@@ -309,6 +330,7 @@ def main() -> None:
     cells = measure(games, peers, args.repeats, args.timeout)
     shown = [name for name in peers if any((game.key, name) in cells for game in games)]
     print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, medians of {args.repeats} runs; CPU = user + system")
+    print(environment())
     print(table(games, shown, cells))
 
 

@@ -2,11 +2,13 @@
 
 Usage:
   python scripts/probe_height.py [-n 5] [--symbols 0123456789] [--game bulls-cows] --path PATH [--by-lookahead] rank --left D [--top K]
-  python scripts/probe_height.py ... --path PATH [--by-lookahead] [--store FILE] decide --left D [--start I] [--count N]
+  python scripts/probe_height.py ... --path PATH [--by-lookahead] [--store FILE [--store-min-depth K]] decide --left D
+                                  [--start I] [--count N]
 
 The set probed is what the guesses of PATH leave: PATH is comma-separated
 guesses, each CODE/ANSWER (the part of that answer) or CODE alone (its
-largest part, the lowest answer on ties), e.g. `01234/0B2C,15367,50642`.
+largest part, the lowest answer on ties), e.g. `01234/0B2C,15367,50642`;
+an empty PATH (`--path ''`) probes the whole game, its first guesses.
 Guesses are the set's canonical ones (one per symmetry class of the
 history) whose parts fit the guesses left, best first as `TreeFinder`
 ranks them (largest part, then sum of squared part sizes, then
@@ -30,14 +32,19 @@ the last guess is decided and none works, the set is refuted within D.
 Timings go to stderr (for `decide`, each guess's CPU seconds, to
 estimate what a whole refutation costs). `--store PATH` loads the sets
 refuted so far from PATH if it exists (repeat it to merge the stores of
-several runs) and `decide` saves every refutation it holds to the first
-PATH after each guess: a run split with `--start`/`--count` over
-processes or sessions then refutes no set twice.
+several runs) and `decide` saves the refutations it holds to the first
+PATH every 5 minutes and when it ends, even by Ctrl-C or SIGTERM
+(`bactree.search.refutations.kept_in`): a run stopped, or split with
+`--start`/`--count` over processes or sessions, refutes no set twice.
+`--store-min-depth K` saves only refutations within K or more guesses
+(4: none of the kernel's, which come by thousands a minute).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 import time
 from pathlib import Path
@@ -47,13 +54,14 @@ import numpy as np
 from bactree import _kernels as code_kernels
 from bactree.game import BactreeError, Game, make_game
 from bactree.search import Solver, TreeFinder
+from bactree.search.refutations import kept_in
 
 
 def probed_set(solver: Solver, path: str) -> tuple[np.ndarray, tuple[int, ...]]:
     """(the secrets the guesses of `path` leave, the guesses), as the module's docstring says."""
     game = solver.game
     subset, history = solver.all_guesses, ()
-    for step in path.split(","):
+    for step in path.split(",") if path else ():
         code, _, answer = step.strip().partition("/")
         guess = game.code_index[game.parse_code(code)]
         parts = solver.split(subset, guess)
@@ -116,10 +124,9 @@ def rank(
 
 def decide(
     solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, start: int, count: int | None,
-    by_lookahead: bool = False, set_symmetry: bool = False, store: Path | None = None,
+    by_lookahead: bool = False, set_symmetry: bool = False,
 ) -> bool:
-    """Print each guess's outcome from `start`; True when a guess works. With `store`, the solver's refutations
-    are saved there after each guess decided."""
+    """Print each guess's outcome from `start`; True when a guess works."""
     codes = solver.game.codes
     ranked = ordered_guesses(solver, subset, history, left, by_lookahead, set_symmetry)
     stop = len(ranked) if count is None else min(len(ranked), start + count)
@@ -135,8 +142,6 @@ def decide(
         print(f"{index} {codes[guess]}: largest {len(parts[0])}; {solver.answer_to(guess, failed)} "
               f"({len(failed)} secrets) has no tree within {left - 1}", flush=True)
         print(f"{index}: {time.process_time() - began:.2f}s CPU", file=sys.stderr, flush=True)
-        if store is not None:
-            solver.refutations.save(store, solver.game)
     if stop == len(ranked):
         print(f"refuted: none of the {len(ranked)} guesses starts a tree within {left}")
     return False
@@ -147,11 +152,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default="bulls-cows")
     parser.add_argument("-n", "--length", type=int, default=5)
     parser.add_argument("--symbols", default=None)
-    parser.add_argument("--path", required=True)
+    parser.add_argument("--path", required=True, help="guesses CODE[/ANSWER], comma-separated; '' for the whole game")
     parser.add_argument("--by-lookahead", action="store_true", help="order guesses by the lookahead figure first")
     parser.add_argument("--set-symmetry", action="store_true", help="one guess of each orbit under the set's symmetries")
     parser.add_argument("--store", type=Path, action="append", default=[],
                         help="a refutation store to load (if it exists; repeat to merge several); decide saves to the first")
+    parser.add_argument("--store-min-depth", type=int, default=1, metavar="K",
+                        help="decide saves only refutations within K or more guesses (default: all)")
     commands = parser.add_subparsers(dest="command", required=True)
     ranking = commands.add_parser("rank")
     ranking.add_argument("--left", type=int, required=True, help="guesses left for the set")
@@ -166,20 +173,27 @@ def main(argv: list[str] | None = None) -> None:
         game: Game = make_game(args.game, args.length, args.symbols)
         solver = Solver(game)
         subset, history = probed_set(solver, args.path)
-        for path in args.store:
+        for path in args.store[1:]:
             if path.exists():
                 loaded = solver.refutations.load(path, game)
                 print(f"loaded {loaded} refutations from {path}", file=sys.stderr, flush=True)
+        with contextlib.ExitStack() as kept:
+            if args.store and args.command == "decide":
+                loaded = kept.enter_context(kept_in(solver.refutations, args.store[0], game, min_depth=args.store_min_depth))
+                print(f"loaded {loaded} refutations from {args.store[0]}", file=sys.stderr, flush=True)
+            elif args.store and args.store[0].exists():
+                loaded = solver.refutations.load(args.store[0], game)
+                print(f"loaded {loaded} refutations from {args.store[0]}", file=sys.stderr, flush=True)
+            print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}", flush=True)
+            if args.command == "rank":
+                rank(solver, subset, history, args.left, args.top, args.by_lookahead, args.set_symmetry)
+            else:
+                decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead, args.set_symmetry)
     except BactreeError as err:
         sys.exit(f"Error: {err}")
-    print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}", flush=True)
-    if args.command == "rank":
-        rank(solver, subset, history, args.left, args.top, args.by_lookahead, args.set_symmetry)
-    else:
-        store = args.store[0] if args.store else None
-        decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead, args.set_symmetry, store)
     print(f"{time.perf_counter() - began:.1f}s", file=sys.stderr)
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stop by SIGTERM saves the store as Ctrl-C does
     main()

@@ -13,8 +13,11 @@ from hypothesis import strategies as st
 from naive_search import fits_within
 from test_set_symmetry import met_sets, random_image
 
+from bactree.build import build
 from bactree.game import BactreeError, Game
 from bactree.search import height as search_height
+from bactree.search import refutations
+from bactree.treefile import dumps
 
 GAMES = [Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]
 STEPS = st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=3)
@@ -153,3 +156,65 @@ def test_a_loaded_store_refutes_every_image_of_what_was_saved(tmp_path, seed):
         assert solver.refutations.refuted(subset, depth)
         assert not solver.refutations.refuted(subset, depth + 1)  # a refutation holds for its depth only
         assert solver.find_guess(subset, depth) < 0 and solver.stats.store_hits > 0
+
+
+def test_a_store_kept_in_a_file_is_saved_however_the_block_ends_and_loaded_again(tmp_path):
+    path = tmp_path / "kept.json"
+    solver = search_height.Solver(SEVEN)
+    with pytest.raises(KeyboardInterrupt), refutations.kept_in(solver.refutations, path, SEVEN) as loaded:
+        assert loaded == 0 and not path.exists()
+        first = SEVEN.code_index["012"]
+        for part in solver.split(solver.all_guesses, first):
+            if str(solver.answer_to(first, part)) in ("0B0C", "0B1C"):
+                assert solver.find_guess(part, 3, (first,)) < 0
+        raise KeyboardInterrupt
+    again = search_height.Solver(SEVEN)
+    with refutations.kept_in(again.refutations, path, SEVEN) as loaded:
+        assert loaded == len(solver.refutations) == 2
+    assert again.refutations.entries() == solver.refutations.entries()
+
+
+def test_a_store_kept_in_a_file_saves_as_it_grows(tmp_path):
+    path = tmp_path / "kept.json"
+    solver = search_height.Solver(SEVEN)
+    first = SEVEN.code_index["012"]
+    saved = []
+    with refutations.kept_in(solver.refutations, path, SEVEN, every=0.0):
+        for part in solver.split(solver.all_guesses, first):
+            if str(solver.answer_to(first, part)) in ("0B0C", "0B1C", "1B1C"):
+                solver.find_guess(part, 3, (first,))
+                saved.append(search_height.Solver(SEVEN).refutations.load(path, SEVEN))
+    assert saved == [1, 2, 3]
+
+
+def test_past_its_cap_a_store_forgets_the_refutations_of_fewest_guesses_first():
+    solver = refuting(["0B0C", "0B1C", "0B2C"])
+    store = solver.refutations
+    (_, a), (_, b), (_, c) = store.entries()
+    a, b, c = (np.array(codes, np.int64) for codes in (a, b, c))
+    store.add(a, 4)
+    store.max_bytes = store.held  # full: the next set must make room
+    store.add(b, 5)
+    assert [depth for depth, _ in store.entries()] == [4, 5]  # the three of depth 3 went first
+    store.max_bytes = store.held - a.nbytes + c.nbytes  # room for c once a, the one of depth 4, is gone
+    store.add(c, 5)
+    assert [depth for depth, _ in store.entries()] == [5, 5]
+    assert store.refuted(b, 5) and store.refuted(c, 5) and not store.refuted(a, 4)
+
+
+@pytest.mark.parametrize("tie_break", [None, "none"])
+def test_a_build_with_a_refutation_file_writes_the_same_tree_and_resumes_from_it(tmp_path, tie_break):
+    path = tmp_path / "refuted.json"
+    plain = dumps(build(SEVEN, "worst-case", tie_break).document)
+    said: list[str] = []
+    assert dumps(build(SEVEN, "worst-case", tie_break, progress=said.append, refutations=path).document) == plain
+    saved = len(orjson.loads(path.read_bytes())["entries"])
+    assert saved > 0 and "refutations: 0 set(s) loaded" in said[0]
+    said.clear()
+    assert dumps(build(SEVEN, "worst-case", tie_break, progress=said.append, refutations=path).document) == plain
+    assert f"refutations: {saved} set(s) loaded" in said[0]
+
+
+def test_refutation_files_are_for_the_worst_case(tmp_path):
+    with pytest.raises(BactreeError, match="--refutations is for -O worst-case"):
+        build(SEVEN, "expected", refutations=tmp_path / "refuted.json")

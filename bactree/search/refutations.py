@@ -25,6 +25,9 @@ another format, or whose entries do not match the digest is refused.
 from __future__ import annotations
 
 import hashlib
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +42,9 @@ STORE_VERSION = 1
 
 # Most symbol maps `_set_maps` checks to confirm one image; past it the set counts as not known.
 CONFIRM_CAP = 4096
+# A store kept in a file (`kept_in`) is saved at least this often while it grows, so a run killed
+# without warning loses at most this much of its refutations.
+AUTOSAVE_SECONDS = 300.0
 
 
 def shape_key(table: np.ndarray, subset: np.ndarray, depth: int) -> bytes:
@@ -57,7 +63,8 @@ class RefutationStore:
     """Sets known to have no tree within some number of guesses, found again in any image.
 
     `max_bytes` caps what the stored sets and their keys hold; past it the
-    store starts afresh (a refutation forgotten is only searched again).
+    refutations of the fewest guesses go first, since they are the cheapest
+    to find again (a refutation forgotten is only searched again).
     """
 
     def __init__(
@@ -74,6 +81,8 @@ class RefutationStore:
         self.hits = 0
         self._sets: dict[bytes, list[np.ndarray]] = {}
         self._member = np.zeros(len(codes), np.bool_)
+        self._autosave: tuple[Path, Game, float, int] | None = None  # `kept_in`'s file, game, seconds, min_depth
+        self._saved_at = 0.0
 
     def __len__(self) -> int:
         return sum(len(sets) for sets in self._sets.values())
@@ -106,22 +115,34 @@ class RefutationStore:
         """Remember that `subset` has no tree within `depth` guesses."""
         key = shape_key(self.table, subset, depth)
         size = subset.nbytes + len(key)
-        if self.held + size > self.max_bytes:
-            self._sets.clear()
-            self.held = 0
+        while self._sets and self.held + size > self.max_bytes:
+            self._evict()
         self._sets.setdefault(key, []).append(subset.copy())
         self.held += size
+        if self._autosave is not None and time.monotonic() - self._saved_at >= self._autosave[2]:
+            path, game, _, min_depth = self._autosave
+            self.save(path, game, min_depth)
 
-    def entries(self) -> list[list]:
-        """Every stored refutation as [depth, [code indices]], sorted (depth, size, codes): what `save` writes."""
+    def _evict(self) -> None:
+        """Forget the refutations of the fewest guesses held: the cheapest to find again."""
+        least = min(_depth(key) for key in self._sets)
+        for key in [key for key in self._sets if _depth(key) == least]:
+            for subset in self._sets.pop(key):
+                self.held -= subset.nbytes + len(key)
+
+    def entries(self, min_depth: int = 1) -> list[list]:
+        """The stored refutations within `min_depth` or more guesses as [depth, [code indices]], sorted (depth, size,
+        codes): what `save` writes."""
         found = [
-            [int.from_bytes(key[:2], "little"), subset.tolist()] for key, sets in self._sets.items() for subset in sets
+            [_depth(key), subset.tolist()] for key, sets in self._sets.items() if _depth(key) >= min_depth
+            for subset in sets
         ]
         return sorted(found, key=lambda entry: (entry[0], len(entry[1]), entry[1]))
 
-    def save(self, path: Path, game: Game) -> None:
-        """Write the store to `path` atomically: its game, its entries and their digest."""
-        entries = self.entries()
+    def save(self, path: Path, game: Game, min_depth: int = 1) -> None:
+        """Write the store to `path` atomically: its game, its entries (within `min_depth` or more guesses) and
+        their digest."""
+        entries = self.entries(min_depth)
         document = {
             "format": STORE_FORMAT,
             "version": STORE_VERSION,
@@ -130,6 +151,7 @@ class RefutationStore:
             "entries": entries,
         }
         write_atomic(path, orjson.dumps(document))
+        self._saved_at = time.monotonic()
 
     def load(self, path: Path, game: Game) -> int:
         """Add the refutations saved in `path` (a store of `game`); how many. Raises `BactreeError` for a bad file."""
@@ -159,6 +181,34 @@ class RefutationStore:
             if not self._holds(subset, depth):  # an image already held (merging stores) is kept once
                 self.add(subset, depth)
         return len(checked)
+
+
+@contextmanager
+def kept_in(
+    store: RefutationStore, path: Path, game: Game, every: float = AUTOSAVE_SECONDS, min_depth: int = 1
+) -> Iterator[int]:
+    """Within the block, `store` holds the refutations saved in `path` (if it exists; yields how many) and is saved
+    back to it every `every` seconds while it grows, and once more however the block ends (Ctrl-C included).
+
+    So a search stopped by a budget, a signal or the end of a session leaves
+    its refutations behind, and the next one with the same file starts
+    from them. A bad file is refused before the block runs. Only
+    refutations within `min_depth` or more guesses are saved: the kernel's
+    (three guesses or fewer) come by thousands a minute and are quick to
+    make again, so a file of them alone would grow by megabytes a minute.
+    """
+    loaded = store.load(path, game) if Path(path).exists() else 0
+    store._autosave, store._saved_at = (Path(path), game, every, min_depth), time.monotonic()
+    try:
+        yield loaded
+    finally:
+        store._autosave = None
+        store.save(path, game, min_depth)
+
+
+def _depth(key: bytes) -> int:
+    """The number of guesses a `shape_key` was made with."""
+    return int.from_bytes(key[:2], "little")
 
 
 def _digest(entries: list) -> str:
