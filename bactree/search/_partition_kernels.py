@@ -199,26 +199,39 @@ def _popcount(v):
 def _most_answers(table, subset, solved, hard):
     """The most, over every code as a guess, of (answers it gets from `subset`, besides all-bulls) + 2 if one is all-bulls.
 
-    One bit per answer and code, set row by row: a streaming pass over the
-    secrets' rows of the table (`table[x, g]` equals `table[g, x]`). In
+    The set's own codes come first, one by one (|subset|**2 lookups): only
+    they can get all-bulls, so one that gives every other secret its own
+    answer scores |subset| + 1, which no code can beat, and the rest is
+    skipped (common on the small sets the least-cost search bounds). Else
+    one bit per answer and code is set row by row: a streaming pass over
+    the secrets' rows of the table (`table[x, g]` equals `table[g, x]`). In
     `hard` mode only the codes of `subset` are guesses.
     """
+    solved_bit = np.uint64(1) << np.uint64(solved)
+    most = 0
+    for g in subset:
+        row = table[g]
+        mask = np.uint64(0)
+        for x in subset:
+            mask |= np.uint64(1) << np.uint64(row[x])
+        most = max(most, _mask_score(mask, solved_bit))
+    if hard or most == subset.shape[0] + 1:
+        return most
     num_codes = table.shape[1]
     masks = np.zeros(num_codes, np.uint64)
     for x in subset:
         row = table[x]
-        if hard:
-            for g in subset:
-                masks[g] |= np.uint64(1) << np.uint64(row[g])
-        else:
-            for g in range(num_codes):
-                masks[g] |= np.uint64(1) << np.uint64(row[g])
-    solved_bit = np.uint64(1) << np.uint64(solved)
-    most = 0
+        for g in range(num_codes):
+            masks[g] |= np.uint64(1) << np.uint64(row[g])
     for g in range(num_codes):
-        m = masks[g]
-        score = np.int64(_popcount(m & ~solved_bit))
-        if m & solved_bit:
-            score += 2
-        most = max(most, score)
+        most = max(most, _mask_score(masks[g], solved_bit))
     return most
+
+
+@njit(cache=True)
+def _mask_score(mask, solved_bit):
+    """The answers a guess's bit `mask` holds besides all-bulls (`solved_bit`), + 2 if it holds all-bulls."""
+    score = np.int64(_popcount(mask & ~solved_bit))
+    if mask & solved_bit:
+        score += 2
+    return score
