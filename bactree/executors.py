@@ -20,6 +20,7 @@ import multiprocessing.connection
 import os
 import signal
 import time
+from collections import Counter
 from multiprocessing.pool import ExceptionWithTraceback
 from multiprocessing.reduction import ForkingPickler
 from typing import Any, Callable
@@ -60,6 +61,10 @@ class Executor:
     def next_result(self) -> Any:
         """The value of a task that ended (waiting for one); a task's exception is raised here."""
         raise NotImplementedError
+
+    def tasks_per_node(self) -> dict[str, int]:
+        """How many tasks have ended on each node of a cluster, by node address; empty when all run on this machine."""
+        return {}
 
     def close(self) -> None:
         """Let the workers end, their tasks all done."""
@@ -269,10 +274,14 @@ class _RayWorker:
     """A Ray actor: set up once, then runs the tasks it is handed (one at a time)."""
 
     def __init__(self, initializer: Callable[..., None], *init_args: Any) -> None:
+        import ray
+
+        self.node = ray.get_runtime_context().get_node_id()
         initializer(*init_args)
 
-    def run(self, function: Callable[..., Any], *args: Any) -> Any:
-        return function(*args)
+    def run(self, function: Callable[..., Any], *args: Any) -> tuple[str, Any]:
+        """(this actor's node id, `function(*args)`): the caller counts the tasks of each node."""
+        return self.node, function(*args)
 
 
 # A Ray build's progress reads like a local one: the workers' lines with no colour codes, no "(pid=...)"
@@ -299,6 +308,7 @@ class RayExecutor(Executor):
         self._started_ray = False
         self._idle: list[Any] = []
         self._running: dict[Any, Any] = {}  # task's object ref -> its actor
+        self._per_node: Counter[str] = Counter()  # by node id
 
     def _connect(self, store_bytes: int) -> None:
         ray = self.ray
@@ -351,13 +361,23 @@ class RayExecutor(Executor):
         (ready,), _ = ray.wait(list(self._running), num_returns=1)
         self._idle.append(self._running.pop(ready))
         try:
-            return ray.get(ready)
+            node, value = ray.get(ready)
         except ray.exceptions.RayTaskError as err:
             if isinstance(err.cause, BaseException):
                 raise err.cause from None
             raise
         except ray.exceptions.RayActorError as err:
             raise BactreeError(f"a Ray worker died: {str(err).splitlines()[0]}") from None
+        self._per_node[node] += 1
+        return value
+
+    def tasks_per_node(self) -> dict[str, int]:
+        """By the address each node registered with the cluster (nodes that share an address are summed)."""
+        addresses = {node["NodeID"]: node["NodeManagerAddress"] for node in self.ray.nodes()}
+        counts: Counter[str] = Counter()
+        for node, count in self._per_node.items():
+            counts[addresses.get(node, node)] += count
+        return dict(counts)
 
     def close(self) -> None:
         ray = self.ray

@@ -77,6 +77,13 @@ BRANCH_MIN_SECRETS = 1000
 PARALLEL_MIN_SECRETS = 2000
 
 
+def _say_nodes(say: Progress, pool: Executor) -> None:
+    """Where the tasks ran, when the executor can tell (a Ray cluster's nodes): shows every node did its share."""
+    counts = pool.tasks_per_node()
+    if counts:
+        say("tasks per node: " + ", ".join(f"{node} {count}" for node, count in sorted(counts.items())))
+
+
 def _task_slots(solver: Solver, tasks: int, workers: int | None, executor: str) -> int:
     """How many tasks may run at once: all of them, or one (in this process) for a small local build by default."""
     if workers is None and executor == "local" and solver.num_codes < PARALLEL_MIN_SECRETS:
@@ -290,6 +297,7 @@ def solve_by_first_answer(
             if executor != "local":
                 say(f"{count} {executor} workers started")
             _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished, greedy)
+            _say_nodes(say, pool)
     results = [done[a] for a in answers]
     size = len(solver.all_guesses)
     total = size + sum(r.cost for r in results)
@@ -460,6 +468,7 @@ def find_by_first_answer(
                     write_atomic(resume, orjson.dumps({"header": header, "parts": ordered}))
                 say(f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, tree found "
                     f"({result.work} work, {result.seconds:.1f}s) [{time.perf_counter() - began:.0f}s elapsed]")
+            _say_nodes(say, pool)
     if missed:
         return None
     children = {solver.answer_to(first, part): done[a].tree for part, a in zip(parts, answers)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import time
@@ -73,6 +74,16 @@ def test_executor_runs_tasks_on_workers_set_up_once_and_raises_their_errors(exec
         pool.submit(_fails, "task went wrong")
         with pytest.raises(BactreeError, match="task went wrong"):
             pool.next_result()
+        # Ray counts the tasks that ended with a value on each node, by its address (the module's Ray is one node).
+        assert pool.tasks_per_node() == ({_only_node(): 2} if executor == "ray" else {})
+
+
+def _only_node() -> str:
+    """The address of the module's one-node Ray (Ray picks it: the machine's, even where loopback was asked)."""
+    import ray
+
+    (node,) = ray.nodes()
+    return node["NodeManagerAddress"]
 
 
 def _pid() -> int:
@@ -123,6 +134,7 @@ def test_split_build_on_ray_gives_the_local_bytes(ray_cluster, monkeypatch):
     messages: list[str] = []
     shared = build(GAME, "expected", workers=2, progress=messages.append, executor="ray")
     assert "2 ray workers started" in messages
+    assert len([m for m in messages if re.fullmatch(rf"tasks per node: {re.escape(_only_node())} \d+", m)]) == 1, messages
     assert any(" then " in m and ": total " in m for m in messages)  # second guesses valued by the workers
     assert dumps(shared.document) == alone
 
