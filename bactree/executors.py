@@ -300,7 +300,12 @@ def _import_ray() -> Any:
 
 
 class RayExecutor(Executor):
-    """Ray actors, one per worker: on a Ray started here (loopback only) or on the cluster at `address`."""
+    """Ray actors, one per worker: on a Ray started here or on the cluster at `address`.
+
+    A Ray started here asks for the node address 127.0.0.1, but Ray 2.60's
+    own servers still listen on every interface (seen 2026-11-25), behind
+    the token authentication Ray turns on by default.
+    """
 
     def __init__(self, workers: int | None, address: str | None, verbose: bool) -> None:
         self.ray = _import_ray()
