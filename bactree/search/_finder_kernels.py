@@ -148,9 +148,12 @@ def _three_left_search(table, subset, solved, num_slots, limit, hard, max_tries,
     At most `max_tries` guesses are tried (all when it is negative): then -1 proves nothing.
 
     One streaming pass counts every guess's parts (at most `limit`, the
-    most two guesses solve, all-bulls aside) and hashes its partition, so
-    only one guess per distinct partition is tried (guesses with equal
-    hashes are compared exactly). With every guess tried the answer is
+    most two guesses solve, all-bulls aside); a second hashes the partition
+    of each guess that fits, so only one guess per distinct partition is
+    tried (guesses with equal hashes are compared exactly). Hashing only
+    those matters where few or none fit: on Mastermind 5x8's sets of 191 to
+    353 secrets with three guesses left, none fits, and the screen is the
+    whole call. With every guess tried the answer is
     exact, as `height._find_guess`'s is. Guesses go by their
     largest part, smallest first; on ties codes of `subset` first, then the
     rest from the lowest. Parts are tested largest first with
@@ -169,19 +172,14 @@ def _three_left_search(table, subset, solved, num_slots, limit, hard, max_tries,
     s = subset.shape[0]
     num_codes = table.shape[1]
     counts = np.zeros(num_slots * num_codes, np.uint16)
-    sums = np.zeros(num_slots * num_codes, np.uint64)
     for x in subset:
         row = table[x]
-        w = _mix(np.uint64(x) + np.uint64(0x9E3779B97F4A7C15))
         for g in range(num_codes):
-            slot = row[g] * num_codes + g
-            counts[slot] += 1
-            sums[slot] += w
+            counts[row[g] * num_codes + g] += 1
     member = np.zeros(num_codes, np.bool_)
     for x in subset:
         member[x] = True
     order = np.empty(num_codes, np.int64)
-    hashes = np.empty(num_codes, np.uint64)
     largest_of = np.empty(num_codes, np.int64)
     num = 0
     for idx in range(s + (0 if hard else num_codes)):
@@ -193,7 +191,6 @@ def _three_left_search(table, subset, solved, num_slots, limit, hard, max_tries,
                 continue
         fits = True
         largest = 0
-        h = np.uint64(0)
         for a in range(num_slots):
             if a == solved:
                 continue
@@ -202,14 +199,25 @@ def _three_left_search(table, subset, solved, num_slots, limit, hard, max_tries,
                 fits = False
                 break
             largest = max(largest, c)
-            if c:
-                h += _mix(sums[a * num_codes + g])
         if not fits or (largest == s and not member[g]):
             continue  # a part too large, or the guess tells nothing
         order[num] = g
-        hashes[num] = h
         largest_of[num] = largest
         num += 1
+    if num == 0:
+        return -1, 0
+    # Partitions are hashed for the guesses that fit only (often none, or few): a weight per secret, summed per part.
+    sums = np.zeros(num_slots * num, np.uint64)
+    for x in subset:
+        row = table[x]
+        w = _mix(np.uint64(x) + np.uint64(0x9E3779B97F4A7C15))
+        for j in range(num):
+            sums[row[order[j]] * num + j] += w
+    hashes = np.zeros(num, np.uint64)
+    for j in range(num):
+        for a in range(num_slots):
+            if a != solved and counts[a * num_codes + order[j]]:
+                hashes[j] += _mix(sums[a * num + j])
     by_hash = np.argsort(hashes[:num], kind="mergesort")  # stable: the first of each partition stays first
     keep = np.zeros(num, np.bool_)
     forward = np.empty(num_slots, np.int64)
@@ -273,7 +281,7 @@ def _three_left_search(table, subset, solved, num_slots, limit, hard, max_tries,
             if not remember:
                 verdict = 1 if _separating_guess(table, part, hard) >= 0 else 0
             else:
-                key = _mix(sums[a * num_codes + g] ^ np.uint64(part.shape[0])) | np.uint64(1)  # never 0 (empty)
+                key = _mix(sums[a * num + i] ^ np.uint64(part.shape[0])) | np.uint64(1)  # never 0 (empty)
                 verdict = _part_verdict(known_keys, known_at, known_ok, pool, part, key)
                 if verdict < 0:
                     mask[:] = 0
