@@ -29,7 +29,7 @@ from ..codes import answer_table, code_array, decode_answer, num_slots, solved_s
 from ..game import Answer, Game
 from . import _finder_kernels, _height_kernels, _partition_kernels
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms
-from .refutations import RefutationStore
+from .refutations import RefutationStore, shape_key
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
 KERNEL_DEPTH = 3
@@ -218,13 +218,13 @@ class Solver:
             raise SearchBudgetExceeded
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchBudgetExceeded
-        stored = STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3
-        if stored and self.refutations.refuted(subset, depth):
+        key = shape_key(self.table, subset, depth) if STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3 else None
+        if key is not None and self.refutations.refuted(subset, depth, key):
             self.stats.store_hits += 1
             return -1
         result = self._kernel_guess(subset, depth) if depth <= KERNEL_DEPTH else self._searched_guess(subset, depth, history)
-        if stored and result < 0:
-            self.refutations.add(subset, depth)
+        if key is not None and result < 0:
+            self.refutations.add(subset, depth, key)
         return result
 
     def _kernel_guess(self, subset: np.ndarray, depth: int) -> int:

@@ -48,14 +48,21 @@ AUTOSAVE_SECONDS = 300.0
 
 
 def shape_key(table: np.ndarray, subset: np.ndarray, depth: int) -> bytes:
-    """Bytes that every image of the set `subset` shares (with `depth`): a digest of its sorted rows of sorted mutual answers.
+    """Bytes that every image of the set `subset` shares (with `depth`): a digest of its secrets' answer counts.
 
-    A digest, not the rows (a set's size squared in bytes): keys that
-    collide only cost a failed search for a map.
+    Row i counts, per answer, the secrets of the set that give it to
+    secret i's code: the same as secret i's sorted row of mutual answers,
+    in |answers| numbers instead of |subset|. The rows are sorted, so an
+    image (its secrets relabelled and reordered) gets the same bytes. A
+    digest, not the rows: keys that collide only cost a failed search for a map.
     """
-    block = np.sort(table[np.ix_(subset, subset)], axis=1)
-    block = block[np.lexsort(block.T[::-1])]
-    digest = hashlib.blake2b(np.ascontiguousarray(block).tobytes(), digest_size=16).digest()
+    s = len(subset)
+    block = table[np.ix_(subset, subset)]
+    slots = int(block.max()) + 1  # images share it
+    spread = block.astype(np.int64) + (np.arange(s, dtype=np.int64) * slots)[:, None]
+    counts = np.bincount(spread.ravel(), minlength=s * slots).reshape(s, slots)
+    counts = counts[np.lexsort(counts.T[::-1])]
+    digest = hashlib.blake2b(np.ascontiguousarray(counts, np.int32).tobytes(), digest_size=16).digest()
     return depth.to_bytes(2, "little") + len(subset).to_bytes(4, "little") + digest
 
 
@@ -87,15 +94,18 @@ class RefutationStore:
     def __len__(self) -> int:
         return sum(len(sets) for sets in self._sets.values())
 
-    def refuted(self, subset: np.ndarray, depth: int) -> bool:
-        """True if an image of `subset` is stored as refuted within `depth` guesses (counted in `hits`)."""
-        found = self._holds(subset, depth)
+    def refuted(self, subset: np.ndarray, depth: int, key: bytes | None = None) -> bool:
+        """True if an image of `subset` is stored as refuted within `depth` guesses (counted in `hits`).
+
+        `key`: the set's `shape_key` when the caller has it (it costs |subset|**2 reads of the table).
+        """
+        found = self._holds(subset, depth, key)
         self.hits += found
         return found
 
-    def _holds(self, subset: np.ndarray, depth: int) -> bool:
+    def _holds(self, subset: np.ndarray, depth: int, key: bytes | None = None) -> bool:
         """True if an image of `subset` is stored within `depth` guesses."""
-        stored = self._sets.get(shape_key(self.table, subset, depth))
+        stored = self._sets.get(shape_key(self.table, subset, depth) if key is None else key)
         if not stored:
             return False
         member = self._member
@@ -111,9 +121,9 @@ class RefutationStore:
         finally:
             member[subset] = False
 
-    def add(self, subset: np.ndarray, depth: int) -> None:
-        """Remember that `subset` has no tree within `depth` guesses."""
-        key = shape_key(self.table, subset, depth)
+    def add(self, subset: np.ndarray, depth: int, key: bytes | None = None) -> None:
+        """Remember that `subset` has no tree within `depth` guesses (`key`: its `shape_key`, if at hand)."""
+        key = shape_key(self.table, subset, depth) if key is None else key
         size = subset.nbytes + len(key)
         while self._sets and self.held + size > self.max_bytes:
             self._evict()
