@@ -8,8 +8,8 @@ symbols keeps every answer, so it maps trees onto trees). Measured on the
 312-secret set of 5 of 10 (see the docs' notes), the parts that a search
 of it refutes within three guesses recur as images of one another far more
 often than byte for byte. `RefutationStore` keeps each refuted set under a
-key that every image shares (`shape_key`: the sorted rows of the sorted
-answers its secrets give one another) and, on a matching key, confirms an
+key that every image shares (`shape_key`: per secret, how many of the
+others give each answer to it, the rows sorted) and, on a matching key, confirms an
 image by finding a map (`_set_maps`), so a hit is always exact.
 
 Only refutations are kept: a set that has a tree is searched again, so the
