@@ -272,3 +272,19 @@ def _set_maps(codes, source, target, target_member, perms, num_symbols, index_of
                 if num_found == most:
                     return rows, maps, used, True
     return rows[:num_found], maps[:num_found], used, True
+
+
+@njit(cache=True)
+def _answer_counts(table, subset, num_slots):
+    """counts[i, a]: how many secrets of `subset` give answer a to the code `subset[i]` (its sorted row, counted).
+
+    Every image of the set has the same rows, reordered: what its shape key
+    is made of. |subset|**2 reads of the table, with no temporary of that size.
+    """
+    s = subset.shape[0]
+    counts = np.zeros((s, num_slots), np.int32)
+    for i in range(s):
+        row = table[subset[i]]
+        for j in range(s):
+            counts[i, row[subset[j]]] += 1
+    return counts

@@ -29,7 +29,7 @@ from ..codes import answer_table, code_array, decode_answer, num_slots, solved_s
 from ..game import Answer, Game
 from . import _finder_kernels, _height_kernels, _partition_kernels
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms
-from .refutations import RefutationStore, shape_key
+from .refutations import RefutationStore
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
 KERNEL_DEPTH = 3
@@ -218,7 +218,7 @@ class Solver:
             raise SearchBudgetExceeded
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchBudgetExceeded
-        key = shape_key(self.table, subset, depth) if STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3 else None
+        key = self.refutations.key(subset, depth) if STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3 else None
         if key is not None and self.refutations.refuted(subset, depth, key):
             self.stats.store_hits += 1
             return -1

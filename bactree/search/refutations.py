@@ -35,7 +35,7 @@ import orjson
 
 from ..game import BactreeError, Game
 from ..treefile import game_to_json, write_atomic
-from ._symmetry import _set_maps
+from ._symmetry import _answer_counts, _set_maps
 
 STORE_FORMAT = "bactree-refutations"
 STORE_VERSION = 1
@@ -47,7 +47,7 @@ CONFIRM_CAP = 4096
 AUTOSAVE_SECONDS = 300.0
 
 
-def shape_key(table: np.ndarray, subset: np.ndarray, depth: int) -> bytes:
+def shape_key(table: np.ndarray, subset: np.ndarray, depth: int, num_slots: int) -> bytes:
     """Bytes that every image of the set `subset` shares (with `depth`): a digest of its secrets' answer counts.
 
     Row i counts, per answer, the secrets of the set that give it to
@@ -55,14 +55,12 @@ def shape_key(table: np.ndarray, subset: np.ndarray, depth: int) -> bytes:
     in |answers| numbers instead of |subset|. The rows are sorted, so an
     image (its secrets relabelled and reordered) gets the same bytes. A
     digest, not the rows: keys that collide only cost a failed search for a map.
+    `num_slots`: the table's range of answers (`bactree.codes.num_slots`).
     """
-    s = len(subset)
-    block = table[np.ix_(subset, subset)]
-    slots = int(block.max()) + 1  # images share it
-    spread = block.astype(np.int64) + (np.arange(s, dtype=np.int64) * slots)[:, None]
-    counts = np.bincount(spread.ravel(), minlength=s * slots).reshape(s, slots)
+    counts = _answer_counts(table, subset, num_slots)
+    counts = counts[:, counts.any(axis=0)]  # the answers the set uses: images use the same ones
     counts = counts[np.lexsort(counts.T[::-1])]
-    digest = hashlib.blake2b(np.ascontiguousarray(counts, np.int32).tobytes(), digest_size=16).digest()
+    digest = hashlib.blake2b(np.ascontiguousarray(counts).tobytes(), digest_size=16).digest()
     return depth.to_bytes(2, "little") + len(subset).to_bytes(4, "little") + digest
 
 
@@ -94,10 +92,14 @@ class RefutationStore:
     def __len__(self) -> int:
         return sum(len(sets) for sets in self._sets.values())
 
+    def key(self, subset: np.ndarray, depth: int) -> bytes:
+        """The `shape_key` of `subset` within `depth` guesses: what its images share."""
+        return shape_key(self.table, subset, depth, (self.codes.shape[1] + 1) ** 2)
+
     def refuted(self, subset: np.ndarray, depth: int, key: bytes | None = None) -> bool:
         """True if an image of `subset` is stored as refuted within `depth` guesses (counted in `hits`).
 
-        `key`: the set's `shape_key` when the caller has it (it costs |subset|**2 reads of the table).
+        `key`: the set's `key` when the caller has it (it costs |subset|**2 reads of the table).
         """
         found = self._holds(subset, depth, key)
         self.hits += found
@@ -105,7 +107,7 @@ class RefutationStore:
 
     def _holds(self, subset: np.ndarray, depth: int, key: bytes | None = None) -> bool:
         """True if an image of `subset` is stored within `depth` guesses."""
-        stored = self._sets.get(shape_key(self.table, subset, depth) if key is None else key)
+        stored = self._sets.get(self.key(subset, depth) if key is None else key)
         if not stored:
             return False
         member = self._member
@@ -122,8 +124,8 @@ class RefutationStore:
             member[subset] = False
 
     def add(self, subset: np.ndarray, depth: int, key: bytes | None = None) -> None:
-        """Remember that `subset` has no tree within `depth` guesses (`key`: its `shape_key`, if at hand)."""
-        key = shape_key(self.table, subset, depth) if key is None else key
+        """Remember that `subset` has no tree within `depth` guesses (`key`: its `key`, if at hand)."""
+        key = self.key(subset, depth) if key is None else key
         size = subset.nbytes + len(key)
         while self._sets and self.held + size > self.max_bytes:
             self._evict()
