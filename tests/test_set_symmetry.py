@@ -13,11 +13,12 @@ from naive_search import (
     useful_parts,
 )
 
+from bactree.codes import encode_answer, num_slots
 from bactree.game import Game
 from bactree.search import TOTAL_GUESSES, CostSearch
 from bactree.search import cost as search_cost
 from bactree.search import height as search_height
-from bactree.search._symmetry import _least_in_orbits, _set_automorphisms
+from bactree.search._symmetry import _answer_counts, _least_in_orbits, _set_automorphisms
 from bactree.search.refutations import RefutationStore
 
 GAMES = [Game(3, "01234", False), Game(2, "0123", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]
@@ -214,3 +215,17 @@ def test_find_guess_with_the_store_matches_brute_force(game, steps, depth, hard)
             for part in parts:  # every sibling asked too, so images of earlier refutations come up
                 found = solver.find_guess(part, depth, history)
                 assert (found >= 0) == fits_within(game, frozenset(game.codes[x] for x in part), depth, hard)
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=st.sampled_from(GAMES), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=30))
+def test_answer_counts_count_each_secrets_answers_from_the_set(game, picks):
+    """`_answer_counts`, the shape key's rows, against counting answers with `Game.score`."""
+    solver = search_height.Solver(game)
+    subset = subset_of(game, picks)
+    counts = _answer_counts(solver.table, subset, num_slots(game))
+    for i, x in enumerate(subset):
+        expected = np.zeros(num_slots(game), np.int64)
+        for y in subset:
+            expected[encode_answer(game, game.score(game.codes[x], game.codes[y]))] += 1
+        assert counts[i].tolist() == expected.tolist()
