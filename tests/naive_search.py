@@ -334,3 +334,18 @@ def are_images(game: Game, first: frozenset[str], second: frozenset[str]) -> boo
             if images == second:
                 return True
     return False
+
+
+@lru_cache(maxsize=None)
+def most_solved_of(game: Game, secrets: frozenset[str], depth: int) -> int:
+    """Most secrets of `secrets` one tree finds within `depth` guesses (the others left unfound), trying every code first.
+
+    A tree that starts with code h finds h itself (if it is one of them) and,
+    below each other answer, what a tree of depth - 1 finds of that part.
+    """
+    if depth <= 0 or not secrets:
+        return 0
+    return max(
+        (guess in secrets) + sum(most_solved_of(game, part, depth - 1) for part in parts(game, secrets, guess).values())
+        for guess in game.codes
+    )

@@ -29,6 +29,7 @@ from ..codes import answer_table, code_array, decode_answer, num_slots, solved_s
 from ..game import Answer, Game
 from . import _finder_kernels, _height_kernels, _partition_kernels
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms
+from .class_caps import ClassCaps
 from .refutations import RefutationStore
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
@@ -106,6 +107,7 @@ class Solver:
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
         self._canonical_bytes = 0  # held by `_canonical` apart from `all_guesses`, which it shares
         self._index_of: np.ndarray | None = None
+        self._class_caps: ClassCaps | None = None
         self.refutations = RefutationStore(self.codes, self.table, self.perms, game.num_symbols, self.index_of())
 
     # -- symmetry -------------------------------------------------------
@@ -174,6 +176,13 @@ class Solver:
         """Each code's symbols read as digits in base `num_symbols`."""
         k, n = self.game.num_symbols, self.game.length
         return codes.astype(np.int64) @ (k ** np.arange(n - 1, -1, -1, dtype=np.int64))
+
+    @property
+    def class_caps(self) -> ClassCaps:
+        """The game's counting bounds per answer class (`class_caps`), made when first asked for."""
+        if self._class_caps is None:
+            self._class_caps = ClassCaps(self.table, self.codes, self.game.num_symbols, self.solved, self.num_slots)
+        return self._class_caps
 
     def index_of(self) -> np.ndarray:
         """index_of[v]: the index of the code whose symbols, read as digits in base `num_symbols`, make v; else -1."""
@@ -253,6 +262,9 @@ class Solver:
             return self._memo[key]
         self.stats.python_nodes += 1
         result = -1
+        if len(subset) > self.class_caps.whole(depth):
+            self._memo[key] = result
+            return result
         for guess in self.ordered_guesses(subset, depth, history):
             if self._guess_works(subset, depth, history, int(guess)):
                 result = int(guess)
@@ -264,7 +276,9 @@ class Solver:
         """Canonical guesses whose parts all fit `depth - 1`, best first.
 
         Best means smallest largest part, then still-possible, then lowest code.
-        Guesses that leave the set whole are dropped: they tell nothing.
+        Guesses that leave the set whole are dropped: they tell nothing; so
+        are those with a part larger than its answer class's bound within
+        `depth - 1` (`ClassCaps`): they start no tree of `depth`.
         """
         candidates = self.guess_pool(subset, history, True, own=True)
         counts = _code_kernels._partition_counts(self.table, candidates, subset, self.num_slots)
@@ -274,6 +288,7 @@ class Solver:
         member[subset] = True
         possible = member[candidates]
         keep = (largest <= self.caps[depth - 1]) & ((largest < len(subset)) | possible)
+        keep[keep] = self.class_caps.fits(candidates[keep], counts[keep], depth - 1)
         order = np.lexsort((candidates[keep], ~possible[keep], largest[keep]))
         return candidates[keep][order]
 

@@ -1,0 +1,107 @@
+"""Counting bounds per answer class (`bactree.search.class_caps`) against the brute force on tiny games."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive_search import fits_within, most_solved_of, parts
+
+from bactree.codes import encode_answer
+from bactree.game import Game
+from bactree.search import height as search_height
+from bactree.search.class_caps import code_orbits
+
+GAMES = [Game(2, "123", True), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False), Game(2, "01234", False)]
+
+
+def answer_classes(game: Game, guess: str) -> dict:
+    """Every code grouped by its answer to `guess`, all-bulls aside."""
+    return parts(game, frozenset(game.codes), guess)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_bounds_hold_every_class_and_are_exact_within_two(game):
+    solver = search_height.Solver(game)
+    caps = solver.class_caps
+    tight = 0
+    for g, guess in enumerate(game.codes):
+        for answer, members in answer_classes(game, guess).items():
+            for depth in range(1, 5):
+                bound = caps.at(depth)[caps.orbit_of[g], encode_answer(game, answer)]
+                exact = most_solved_of(game, members, depth)
+                assert bound >= exact, (guess, answer, depth)
+                if depth <= 2:
+                    assert bound == exact, (guess, answer, depth)
+                tight += bound < len(members)
+    assert tight > 0  # the bounds say something on every one of these games
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_whole_game_bound_holds(game):
+    solver = search_height.Solver(game)
+    everything = frozenset(game.codes)
+    for depth in range(1, 5):
+        assert solver.class_caps.whole(depth) >= most_solved_of(game, everything, depth)
+        assert solver.class_caps.whole(depth) <= solver.caps[depth]
+
+
+def test_the_bounds_beat_the_count_on_mastermind_3x4():
+    """What the class bounds are for: the count allows more than any class holds."""
+    game = Game(3, "1234", True)
+    solver = search_height.Solver(game)
+    assert solver.class_caps.whole(2) == most_solved_of(game, frozenset(game.codes), 2) == solver.caps[2]
+    assert solver.class_caps.whole(3) < solver.caps[3]
+    assert solver.class_caps.whole(4) < solver.caps[4]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_orbits_are_the_codes_alike_under_relabellings(game):
+    codes = np.array([[game.symbols.index(c) for c in code] for code in game.codes])
+    orbit_of = code_orbits(codes, game.num_symbols)
+    index = {code: i for i, code in enumerate(game.codes)}
+    images = set()
+    for perm in itertools.permutations(range(game.length)):
+        for relabel in itertools.permutations(game.symbols):
+            for i, code in enumerate(game.codes):
+                image = "".join(relabel[game.symbols.index(code[p])] for p in perm)
+                assert orbit_of[index[image]] == orbit_of[i]
+                images.add((orbit_of[i], image))
+    # codes of one orbit are images of each other: as many orbits as shapes of symbol counts
+    shapes = {tuple(sorted(code.count(s) for s in set(code))) for code in game.codes}
+    assert len(set(orbit_of.tolist())) == len(shapes)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from([Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False), Game(3, "01234", False)]),
+    steps=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=2),
+    depth=st.integers(2, 4),
+    hard=st.booleans(),
+)
+def test_find_guess_on_answer_classes_matches_brute_force(game, steps, depth, hard):
+    """Answer classes and their shares of another class, where the class bounds prune most: every level in
+    Python, the brute force's verdict.
+
+    The guess found is also the one found without the class bounds: they drop
+    only guesses that fail, and keep the order.
+    """
+    solver = search_height.Solver(game, hard=hard)
+    subset, history = solver.all_guesses, ()
+    for guess, pick in steps:
+        classes = solver.split(subset, guess % solver.num_codes)
+        if not classes:
+            break
+        subset, history = classes[pick % len(classes)], history + (guess % solver.num_codes,)
+    secrets = frozenset(game.codes[x] for x in subset)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_height, "KERNEL_DEPTH", 1)
+        found = solver.find_guess(subset, depth, history)
+        patch.setattr(type(solver.class_caps), "fits", lambda self, guesses, counts, depth: np.ones(len(guesses), bool))
+        patch.setattr(type(solver.class_caps), "whole", lambda self, depth: len(game.codes))
+        unpruned = search_height.Solver(game, hard=hard).find_guess(subset, depth, history)
+    assert (found >= 0) == fits_within(game, secrets, depth, hard)
+    assert found == unpruned
