@@ -215,7 +215,9 @@ def least_height_tree(
 ) -> tuple[int, int, Node]:
     """(height, proven lower bound, a tree of that height), for games too big to minimise a tie-break among such trees.
 
-    From the counting bound up, each height is first given to `TreeFinder`
+    From the counting bound up (`Solver.most_solved`: per answer class), each
+    height the loaded refutations do not rule out one guess deep
+    (`Solver.refuted_one_guess_deep`) is first given to `TreeFinder`
     (iterative broadening: quick where trees exist), split by the first
     answer when symmetry forces the first guess (parts on the executor,
     saved to `checkpoint` as they finish, reused with `resume`). When it
@@ -230,10 +232,14 @@ def least_height_tree(
     say = progress or (lambda message: None)
     first = forced_first_guess(solver)
     depth = 1
-    while solver.caps[depth] < solver.num_codes:
+    while solver.most_solved(depth) < solver.num_codes:
         depth += 1
     lower: int | None = None  # the least height not refuted, once the exhaustive search could not decide one
     while True:
+        if lower is None and len(solver.refutations) and solver.refuted_one_guess_deep(solver.all_guesses, depth):
+            say(f"height {depth}: refuted (every first guess leaves a part refuted in the refutations loaded)")
+            depth += 1
+            continue
         # Past an undecided height no refutation can follow, so the next height's finder has no budget.
         allowed = None if lower is not None and depth > lower else budget
         say(f"height {depth}: searching for a tree (iterative broadening)")

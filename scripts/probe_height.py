@@ -28,7 +28,9 @@ them does, up to a relabelling, so `decide` is exact on them alone.
 every guess tried below it): whether it starts a tree solving the set
 within D guesses, or which part (largest first) has no tree within D - 1.
 Lines are deterministic; `--start` and `--count` split a long run, and when
-the last guess is decided and none works, the set is refuted within D.
+the last guess is decided and none works, the set is refuted within D (and
+added to the store, if one is named, for a build to find: `bactree build
+--refutations FILE`).
 Timings go to stderr (for `decide`, each guess's CPU seconds, to
 estimate what a whole refutation costs). `--store PATH` loads the sets
 refuted so far from PATH if it exists (repeat it to merge the stores of
@@ -144,6 +146,7 @@ def decide(
         print(f"{index}: {time.process_time() - began:.2f}s CPU", file=sys.stderr, flush=True)
     if stop == len(ranked):
         print(f"refuted: none of the {len(ranked)} guesses starts a tree within {left}")
+        solver.refutations.add(subset, left)  # saved with the store: a build loading it finds the set refuted
     return False
 
 

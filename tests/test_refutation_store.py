@@ -204,17 +204,41 @@ def test_past_its_cap_a_store_forgets_the_refutations_of_fewest_guesses_first():
 
 @pytest.mark.parametrize("tie_break", [None, "none"])
 def test_a_build_with_a_refutation_file_writes_the_same_tree_and_resumes_from_it(tmp_path, tie_break):
+    game = Game(3, "12345", True)  # height 4 is refuted by the search, not by counting
     path = tmp_path / "refuted.json"
-    plain = dumps(build(SEVEN, "worst-case", tie_break).document)
+    plain = dumps(build(game, "worst-case", tie_break).document)
     said: list[str] = []
-    assert dumps(build(SEVEN, "worst-case", tie_break, progress=said.append, refutations=path).document) == plain
+    assert dumps(build(game, "worst-case", tie_break, progress=said.append, refutations=path).document) == plain
     saved = len(orjson.loads(path.read_bytes())["entries"])
     assert saved > 0 and "refutations: 0 set(s) loaded" in said[0]
     said.clear()
-    assert dumps(build(SEVEN, "worst-case", tie_break, progress=said.append, refutations=path).document) == plain
+    assert dumps(build(game, "worst-case", tie_break, progress=said.append, refutations=path).document) == plain
     assert f"refutations: {saved} set(s) loaded" in said[0]
 
 
 def test_refutation_files_are_for_the_worst_case(tmp_path):
     with pytest.raises(BactreeError, match="--refutations is for -O worst-case"):
         build(SEVEN, "expected", refutations=tmp_path / "refuted.json")
+
+
+def test_a_height_whose_first_guesses_leave_stored_parts_is_refuted_before_the_finder(tmp_path):
+    """The refutations of a long run (one part of each first guess) decide the height in a build at once."""
+    game = Game(3, "12345", True)
+    plain = dumps(build(game, "worst-case", "none").document)
+    run = search_height.Solver(game)
+    everything = run.all_guesses
+    assert not run.refuted_one_guess_deep(everything, 4)  # nothing stored yet
+    for guess in run.ordered_guesses(everything, 4, ()):
+        failed = [part for part in run.split(everything, int(guess)) if run.find_guess(part, 3, (int(guess),)) < 0]
+        assert failed  # height 4 is refuted: every first guess leaves a part with no tree of 3
+        run.refutations.add(max(failed, key=len), 3)
+    path = tmp_path / "parts.json"
+    run.refutations.save(path, game)
+    fresh = search_height.Solver(game)
+    fresh.refutations.load(path, game)
+    assert fresh.refuted_one_guess_deep(everything, 4)
+    assert not fresh.refuted_one_guess_deep(everything, 5)  # a tree of 5 exists: nothing can rule it out
+    said: list[str] = []
+    assert dumps(build(game, "worst-case", "none", progress=said.append, refutations=path).document) == plain
+    assert any(m.startswith("height 4: refuted (every first guess leaves a part refuted") for m in said)
+    assert not any("height 4: searching for a tree" in m for m in said)

@@ -42,7 +42,8 @@ CANONICAL_CACHE_BYTES = 256 << 20
 # stabiliser is used alone; the group's elements then cost `_least_in_orbits` one pass each over the codes.
 SET_SYMMETRY_CAP = 512
 # Refuted sets of this many secrets are remembered up to symmetry (`RefutationStore`): smaller ones
-# are searched again faster than they are matched, and a larger one's key costs its size squared.
+# are searched again faster than they are matched, and a larger one's key costs its size squared,
+# which only a search above the kernel's depth (seconds to hours a set) repays: larger sets are kept there.
 STORE_MIN_SET = 20
 STORE_MAX_SET = 1000
 
@@ -227,7 +228,8 @@ class Solver:
             raise SearchBudgetExceeded
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchBudgetExceeded
-        key = self.refutations.key(subset, depth) if STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3 else None
+        keyed = STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3 or s > STORE_MAX_SET and depth > KERNEL_DEPTH
+        key = self.refutations.key(subset, depth) if keyed else None
         if key is not None and self.refutations.refuted(subset, depth, key):
             self.stats.store_hits += 1
             return -1
@@ -312,12 +314,29 @@ class Solver:
         """The answer every secret of `part` gives to `guess`."""
         return decode_answer(self.game, self.table[guess, part[0]])
 
+    def most_solved(self, depth: int) -> int:
+        """A bound of the most secrets of the game `depth` guesses solve: the count of `level_caps`, or the class bounds' if less."""
+        return min(int(self.caps[depth]), self.class_caps.whole(depth))
+
+    def refuted_one_guess_deep(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> bool:
+        """True if every guess on `subset` leaves a part the class bounds or the refutation store rule out within `depth - 1`.
+
+        A sound refutation at the cost of one look at each guess's parts: what
+        a search that loaded the refutations of a long run (`RefutationStore.load`)
+        finds at once, before any tree finder spends its time.
+        """
+        for guess in self.ordered_guesses(subset, depth, history):
+            parts = sorted(self.split(subset, int(guess)), key=len, reverse=True)
+            if not any(len(part) >= STORE_MIN_SET and self.refutations.refuted(part, depth - 1) for part in parts):
+                return False
+        return True
+
     def min_height(self) -> int:
         """The least worst case over all secrets, proven: every smaller height refuted."""
         start = time.perf_counter()
         everything = self.all_guesses
         depth = 1
-        while self.caps[depth] < self.num_codes:
+        while self.most_solved(depth) < self.num_codes:
             self.stats.refuted.append(depth)
             depth += 1
         while True:
