@@ -24,8 +24,9 @@ symmetries is kept (`Solver.set_canonical_guesses`; the order stays), as
 the exhaustive search does: every other guess splits the set as one of
 them does, up to a relabelling, so `decide` is exact on them alone.
 
-`decide` decides each guess in that order, exactly (`Solver.find_guess`,
-every guess tried below it): whether it starts a tree solving the set
+`decide` decides each guess in that order, exactly (a part over its answer
+class's bound, `Solver.over_class_cap`, or else `Solver.find_guess`, every
+guess tried below it): whether it starts a tree solving the set
 within D guesses, or which part (largest first) has no tree within D - 1.
 Lines are deterministic; `--start` and `--count` split a long run, and when
 the last guess is decided and none works, the set is refuted within D (and
@@ -137,7 +138,10 @@ def decide(
         guess = ranked[index]
         after = history + (guess,)
         parts = sorted(solver.split(subset, guess), key=len, reverse=True)
-        failed = next((part for part in parts if solver.find_guess(part, left - 1, after) < 0), None)
+        failed = next((
+            part for part in parts
+            if solver.over_class_cap(guess, part, left - 1) or solver.find_guess(part, left - 1, after) < 0
+        ), None)
         if failed is None:
             print(f"{index} {codes[guess]}: works", flush=True)
             return True

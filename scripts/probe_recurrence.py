@@ -155,6 +155,7 @@ def main(argv: list[str] | None = None) -> None:
     subset, history = probed_set(solver, args.path)
     ranked = ordered_guesses(solver, subset, history, args.left, False, args.set_symmetry)
     table, solved, slots, limit = solver.table, solver.solved, solver.num_slots, int(solver.caps[2])
+    limits = solver.count_caps(2)
     print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}; "
           f"guesses {args.start} to {args.start + args.count - 1} of {len(ranked)}", flush=True)
     exact: Counter[bytes] = Counter()
@@ -174,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
             member[:] = False
             member[part] = True
             began = time.process_time()
-            works, _ = _three_left_guess(table, part, solved, slots, limit, False, -1)
+            works, _ = _three_left_guess(table, part, solved, slots, *limits, False, -1)
             spent = time.process_time() - began
             kernel_s += spent
             earlier = shapes.setdefault(invariant(table, part), [])

@@ -46,11 +46,19 @@ def test_last_guess_kernels_match_the_brute_force(game, picks, hard, max_tries):
         assert (two >= 0) == fits_within(game, secrets, 2, hard)
         if two >= 0:
             assert _tree_within(game, secrets, game.codes[two], 2, hard)
-    three, tried = _three_left_guess(solver.table, subset, solver.solved, solver.num_slots, solver.caps[2], hard, max_tries)
+    three, tried = _three_left_guess(
+        solver.table, subset, solver.solved, solver.num_slots, *solver.count_caps(2), hard, max_tries
+    )
     if three >= 0:
         assert _tree_within(game, secrets, game.codes[int(three)], 3, hard)
     if max_tries < 0:
         assert (three >= 0) == fits_within(game, secrets, 3, hard)
+        # class bounds drop only guesses that fail and keep the order: the same guess, in no more tries
+        caps = solver.class_caps
+        by_class, fewer = _three_left_guess(
+            solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, -1
+        )
+        assert by_class == three and fewer <= tried
     else:
         assert tried <= max_tries
         if three < 0 and tried < max_tries:  # every guess tried: a refutation
@@ -76,7 +84,8 @@ def test_remembered_part_verdicts_change_nothing(game, steps, hard, max_tries):
     for guess, pick in steps:
         split = solver.split(subset, guess % len(game.codes))
         subset = split[pick % len(split)] if split else subset
-    args = (solver.table, subset, solver.solved, solver.num_slots, solver.caps[2], hard, max_tries)
+    caps = solver.class_caps
+    args = (solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, max_tries)
     assert _three_left_search(*args, True) == _three_left_search(*args, False)
 
 
@@ -129,7 +138,8 @@ def test_a_tampered_height_resume_file_is_refused(tmp_path: Path):
 def test_a_budget_leaves_a_height_undecided_as_a_lower_bound():
     game = Game(4, "0123456", False)
     solver = Solver(game)
-    counting = next(d for d in range(1, 99) if solver.caps[d] >= solver.num_codes)
+    counting = next(d for d in range(1, 99) if solver.most_solved(d) >= solver.num_codes)  # per answer class
+    assert counting > next(d for d in range(1, 99) if solver.caps[d] >= solver.num_codes)  # beyond the plain count
     result = build(game, "worst-case", "none", budget=0, workers=1)
     check_document(result.document)
     assert result.document["optimal"] is False

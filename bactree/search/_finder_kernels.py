@@ -82,12 +82,12 @@ def _separating_guess(table, part, hard):
 
 
 @njit(cache=True)
-def _three_left_guess(table, subset, solved, num_slots, limit, hard, max_tries):
+def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries):
     """(a guess after which every part of `subset` is solved within two guesses, or -1; the guesses tried).
 
     `_three_left_search` with its parts' verdicts remembered: the same.
     """
-    return _three_left_search(table, subset, solved, num_slots, limit, hard, max_tries, True)
+    return _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, True)
 
 
 @njit(cache=True)
@@ -142,13 +142,15 @@ def _place(known_keys, known_at, known_ok, key, at, verdict):
 
 
 @njit(cache=True)
-def _three_left_search(table, subset, solved, num_slots, limit, hard, max_tries, remember):
+def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, remember):
     """(a guess after which every part of `subset` is solved within two guesses, or -1; the guesses tried).
 
     At most `max_tries` guesses are tried (all when it is negative): then -1 proves nothing.
 
-    One streaming pass counts every guess's parts (at most `limit`, the
-    most two guesses solve, all-bulls aside); a second hashes the partition
+    One streaming pass counts every guess's parts (at most
+    `limits[orbit_of[guess], answer]`, the most two guesses solve of that
+    answer's class, all-bulls aside: `class_caps`, or the count alone with
+    one row and every orbit 0); a second hashes the partition
     of each guess that fits, so only one guess per distinct partition is
     tried (guesses with equal hashes are compared exactly). Hashing only
     those matters where few or none fit: on Mastermind 5x8's sets of 191 to
@@ -191,11 +193,12 @@ def _three_left_search(table, subset, solved, num_slots, limit, hard, max_tries,
                 continue
         fits = True
         largest = 0
+        cap = limits[orbit_of[g]]
         for a in range(num_slots):
             if a == solved:
                 continue
             c = counts[a * num_codes + g]
-            if c > limit:
+            if c > cap[a]:
                 fits = False
                 break
             largest = max(largest, c)

@@ -61,6 +61,9 @@ class TreeFinder:
         self.failed: dict[Key, int] = {}  # the largest width at which the search found none
         self.nodes = 0
         self._last_report = time.perf_counter()
+        # The count's bound for every class: the finder's tries stay what they were (class bounds would change
+        # which guesses a limited number of tries reaches, and with it the trees found).
+        self.limits = solver.count_caps(2)
 
     def find(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = (), widths: tuple[int, ...] = WIDTHS) -> int:
         """A guess that starts a tree solving `subset` within `depth` guesses, or -1 if none was found at the widest."""
@@ -125,7 +128,7 @@ class TreeFinder:
         if depth == 3:
             tries = -1 if width >= EVERY // TRIES_PER_WIDTH else TRIES_PER_WIDTH * width
             guess, tried = _finder_kernels._three_left_guess(
-                solver.table, subset, solver.solved, solver.num_slots, solver.caps[2], solver.hard, tries
+                solver.table, subset, solver.solved, solver.num_slots, *self.limits, solver.hard, tries
             )
             self.kernel_tries += int(tried)
             return int(guess), tried != tries

@@ -178,6 +178,10 @@ class Solver:
         k, n = self.game.num_symbols, self.game.length
         return codes.astype(np.int64) @ (k ** np.arange(n - 1, -1, -1, dtype=np.int64))
 
+    def count_caps(self, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """(limits, orbit_of) saying `caps[depth]` of every answer class, for kernels that take class bounds (`ClassCaps.at`)."""
+        return np.full((1, self.num_slots), self.caps[depth], np.int64), np.zeros(self.num_codes, np.int64)
+
     @property
     def class_caps(self) -> ClassCaps:
         """The game's counting bounds per answer class (`class_caps`), made when first asked for."""
@@ -244,8 +248,9 @@ class Solver:
         if self.num_slots <= _finder_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
             if depth == 2:
                 return int(_finder_kernels._separating_guess(self.table, subset, self.hard))
+            caps = self.class_caps
             guess, tried = _finder_kernels._three_left_guess(
-                self.table, subset, self.solved, self.num_slots, self.caps[2], self.hard, -1
+                self.table, subset, self.solved, self.num_slots, caps.at(2), caps.orbit_of, self.hard, -1
             )
             self.stats.kernel_tries += int(tried)
             return int(guess)
@@ -317,6 +322,11 @@ class Solver:
     def most_solved(self, depth: int) -> int:
         """A bound of the most secrets of the game `depth` guesses solve: the count of `level_caps`, or the class bounds' if less."""
         return min(int(self.caps[depth]), self.class_caps.whole(depth))
+
+    def over_class_cap(self, guess: int, part: np.ndarray, depth: int) -> bool:
+        """True if `part`, what `guess` leaves of a set with one answer, holds more secrets than `depth` guesses solve of that answer's class."""
+        caps = self.class_caps
+        return len(part) > caps.at(depth)[caps.orbit_of[guess], self.table[guess, part[0]]]
 
     def refuted_one_guess_deep(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> bool:
         """True if every guess on `subset` leaves a part the class bounds or the refutation store rule out within `depth - 1`.
