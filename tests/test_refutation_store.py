@@ -126,9 +126,14 @@ def test_a_file_that_is_not_json_is_refused(tmp_path):
         search_height.Solver(GAMES[0]).refutations.load(path, GAMES[0])
 
 
-_spec = importlib.util.spec_from_file_location("probe_height", Path(__file__).parents[1] / "scripts" / "probe_height.py")
-probe_height = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(probe_height)
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).parents[1] / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+probe_height = _script("probe_height")
 
 
 def test_probe_decide_resumes_from_its_store_with_the_same_lines(tmp_path, capsys):
@@ -242,3 +247,35 @@ def test_a_height_whose_first_guesses_leave_stored_parts_is_refuted_before_the_f
     assert dumps(build(game, "worst-case", "none", progress=said.append, refutations=path).document) == plain
     assert any(m.startswith("height 4: refuted (every first guess leaves a part refuted") for m in said)
     assert not any("height 4: searching for a tree" in m for m in said)
+
+
+
+def test_merged_stores_hold_every_set_once_and_refuse_a_damaged_input(tmp_path, capsys):
+    game = Game(3, "12345", True)
+    run = search_height.Solver(game)
+    everything = run.all_guesses
+    refuted = [p for g in (0, 1, 7) for p in run.split(everything, g) if len(p) >= 20 and run.find_guess(p, 3, (g,)) < 0]
+    assert len(refuted) >= 2
+    first, second = search_height.Solver(game).refutations, search_height.Solver(game).refutations
+    for part in refuted[: len(refuted) // 2 + 1]:
+        first.add(part, 3)
+    for part in refuted[len(refuted) // 2:]:  # one set in both stores
+        second.add(part, 3)
+    first.save(tmp_path / "a.json", game)
+    second.save(tmp_path / "b.json", game)
+    merge = _script("merge_refutations")
+    out = tmp_path / "merged.json"
+    argv = ["--game", "mastermind", "-n", "3", "--symbols", "12345", "-o", str(out), str(tmp_path / "a.json"), str(tmp_path / "b.json")]
+    merge.main(argv)
+    merged = search_height.Solver(game).refutations
+    assert merged.load(out, game) == len(refuted)  # the set in both files is kept once
+    assert all(merged.refuted(part, 3) for part in refuted)
+    again = tmp_path / "again.json"
+    merge.main(argv[:-3] + [str(again), str(tmp_path / "a.json"), str(tmp_path / "b.json")])
+    assert again.read_bytes() == out.read_bytes()
+    damaged = tmp_path / "damaged.json"
+    damaged.write_bytes(out.read_bytes().replace(b"[3,[", b"[4,[", 1))
+    with pytest.raises(SystemExit) as stopped:
+        merge.main(argv[:-2] + [str(damaged)])
+    assert stopped.value.code == 2
+    assert "do not match its digest" in capsys.readouterr().err
