@@ -124,7 +124,8 @@ def rebuild(entry: Rebuild, trees: Path, folder: Path, bactree: str) -> bool:
     out = folder / entry.file
     command = entry.command(out, bactree=bactree)
     started, cpu_before = time.perf_counter(), children_cpu()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # From the repository's top, where the paths in the options (a refutation file under runs/) point.
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=TREES.parent)
     wall, cpu = time.perf_counter() - started, children_cpu() - cpu_before
     timing = f"{wall:7.1f} s wall {cpu:7.1f} s CPU"
     if done.returncode != 0:
