@@ -234,6 +234,8 @@ def least_height_tree(
     depth = 1
     while solver.most_solved(depth) < solver.num_codes:
         depth += 1
+    if depth > 1:
+        say(solver.counted_out(depth - 1))
     lower: int | None = None  # the least height not refuted, once the exhaustive search could not decide one
     while True:
         if lower is None and len(solver.refutations) and solver.refuted_one_guess_deep(solver.all_guesses, depth):

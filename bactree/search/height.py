@@ -328,6 +328,10 @@ class Solver:
         caps = self.class_caps
         return len(part) > caps.at(depth)[caps.orbit_of[guess], self.table[guess, part[0]]]
 
+    def counted_out(self, depth: int) -> str:
+        """The progress line of a height refuted by counting: `depth` guesses solve fewer secrets than the game has."""
+        return f"height {depth}: refuted by counting (at most {self.most_solved(depth)} of {self.num_codes} secrets)"
+
     def refuted_one_guess_deep(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> bool:
         """True if every guess on `subset` leaves a part the class bounds or the refutation store rule out within `depth - 1`.
 
@@ -349,6 +353,8 @@ class Solver:
         while self.most_solved(depth) < self.num_codes:
             self.stats.refuted.append(depth)
             depth += 1
+        if self.progress and depth > 1:
+            self.progress(self.counted_out(depth - 1))
         while True:
             if self.progress:
                 self.progress(f"height {depth}: searching")
