@@ -150,7 +150,8 @@ def decide(
         print(f"{index}: {time.process_time() - began:.2f}s CPU", file=sys.stderr, flush=True)
     if stop == len(ranked):
         print(f"refuted: none of the {len(ranked)} guesses starts a tree within {left}")
-        solver.refutations.add(subset, left)  # saved with the store: a build loading it finds the set refuted
+        if not solver.refutations.refuted(subset, left):  # saved with the store: a build loading it finds the set refuted
+            solver.refutations.add(subset, left)
     return False
 
 
