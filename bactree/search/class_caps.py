@@ -23,7 +23,8 @@ search drops it before searching it, and a set larger than `whole(d)`
 Sound in hard mode too: fewer guesses solve no more.
 
 The bounds tighten only the first few depths; once a depth's bounds are
-the class sizes every deeper one is too, and no pass is made.
+the class sizes (or the depth before's) every deeper one is too, and no
+pass is made.
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ class ClassCaps:
             [np.bincount(table[g], minlength=num_slots) for g in self.representatives], np.int64
         )
         self._by_depth = [np.zeros_like(self.sizes), np.minimum(self.sizes, 1)]
-        self._saturated = False  # the last depth's bounds are the class sizes: so are all deeper ones
+        # The last depth's bounds are the class sizes, or those of the depth before: then so are all deeper ones
+        # (each pass is monotone in the bounds it starts from, and a pass from the same bounds gives the same).
+        self._saturated = False
 
     def at(self, depth: int) -> np.ndarray:
         """Bounds [orbit, answer] of what `depth` guesses solve of each answer class (class sizes once nothing tightens)."""
@@ -65,7 +68,7 @@ class ClassCaps:
                 for g in self.representatives
             ])
             self._by_depth.append(caps)
-            self._saturated = bool((caps == self.sizes).all())
+            self._saturated = bool((caps == self.sizes).all() or (caps == previous).all())
         return self._by_depth[min(depth, len(self._by_depth) - 1)]
 
     def whole(self, depth: int) -> int:
