@@ -105,3 +105,17 @@ def test_find_guess_on_answer_classes_matches_brute_force(game, steps, depth, ha
         unpruned = search_height.Solver(game, hard=hard).find_guess(subset, depth, history)
     assert (found >= 0) == fits_within(game, secrets, depth, hard)
     assert found == unpruned
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_a_part_over_its_class_cap_has_no_tree(game):
+    """`Solver.over_class_cap` refutes only parts the brute force refutes, and it does refute some."""
+    solver = search_height.Solver(game)
+    refuted = 0
+    for guess in range(solver.num_codes):
+        for part in solver.split(solver.all_guesses, guess):
+            for depth in (1, 2, 3):
+                if solver.over_class_cap(guess, part, depth):
+                    refuted += 1
+                    assert not fits_within(game, frozenset(game.codes[x] for x in part), depth)
+    assert refuted > 0
