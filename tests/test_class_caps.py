@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_search import fits_within, most_solved_of, parts
+from naive_search import fits_within, least_total, most_solved_of, parts
 
 from bactree.codes import encode_answer
 from bactree.game import Game
@@ -119,3 +119,23 @@ def test_a_part_over_its_class_cap_has_no_tree(game):
                     refuted += 1
                     assert not fits_within(game, frozenset(game.codes[x] for x in part), depth)
     assert refuted > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from([Game(2, "123", True), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]),
+    guess=st.integers(0, 10**6),
+    pick=st.integers(0, 10**6),
+    keep=st.lists(st.booleans(), min_size=27, max_size=27),
+)
+def test_class_floors_bound_the_least_total_of_any_set_of_the_class(game, guess, pick, keep):
+    """`ClassCaps.floors`: no tree takes fewer guesses in all on secrets of one answer class (brute force)."""
+    solver = search_height.Solver(game)
+    guess %= solver.num_codes
+    classes = solver.split(solver.all_guesses, guess)
+    members = classes[pick % len(classes)]
+    chosen = [x for i, x in enumerate(members) if keep[i % len(keep)]] or list(members[:1])
+    floors = solver.class_caps.floors(solver.num_codes)
+    floor = floors[solver.class_caps.orbit_of[guess], solver.table[guess, members[0]], len(chosen)]
+    assert floor <= least_total(game, frozenset(game.codes[x] for x in chosen))
+    assert floors[solver.class_caps.orbit_of[guess], solver.table[guess, members[0]], 0] == 0

@@ -27,10 +27,11 @@ def test_each_class_bound_is_at_most_the_least_total_with_that_first_guess(game)
     rows = first_guess_bounds.class_bounds(game)
     assert sorted(_shape(code) for code, *_ in rows) == sorted({_shape(code) for code in game.codes})  # one per class
     least = {}
-    for code, floor, lookahead, largest in rows:
+    for code, floor, lookahead, by_class, largest in rows:
         split = parts(game, frozenset(game.codes), code)
         least[code] = len(game.codes) + sum(least_total(game, part) for part in split.values())
         assert floor <= lookahead <= least[code]
+        assert by_class <= least[code]
         assert largest == max(map(len, split.values()))
     assert min(least.values()) == least_total(game, frozenset(game.codes))  # the classes cover every first guess
 

@@ -79,6 +79,24 @@ class ClassCaps:
         inner[:, self.solved] = 0
         return int(1 + inner.sum(axis=1).max())
 
+    def floors(self, largest: int) -> np.ndarray:
+        """floors[o, a, c]: the least total guesses any tree takes on c secrets of an answer class a of orbit o (c <= `largest`).
+
+        Past k guesses at most `at(k)` of the class's secrets are found, so
+        at least c - at(k) need a (k + 1)-th guess, and the total is the sum
+        of those counts over k: `level_fill` with the class's bounds for the
+        count's. Used by `scripts/first_guess_bounds.py` (a lead for the cost
+        search, which bounds parts by `level_fill` alone).
+        """
+        sizes = np.arange(largest + 1)
+        floors = np.zeros((*self.sizes.shape, largest + 1), np.int64)
+        depth = 0
+        while True:
+            floors += np.maximum(0, sizes - self.at(depth)[:, :, None])
+            if depth >= len(self._by_depth) - 1 and self._saturated:
+                return floors  # the bounds are the class sizes from here on: no secret of the class is left
+            depth += 1
+
     def fits(self, guesses: np.ndarray, counts: np.ndarray, depth: int) -> np.ndarray:
         """Per guess: True if none of its parts (`counts[i, answer]`, all-bulls aside) exceeds its class's bound within `depth`."""
         caps = self.at(depth)[self.orbit_of[guesses]]
