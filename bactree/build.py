@@ -231,9 +231,7 @@ def least_height_tree(
     """
     say = progress or (lambda message: None)
     first = forced_first_guess(solver)
-    depth = 1
-    while solver.most_solved(depth) < solver.num_codes:
-        depth += 1
+    depth = solver.counting_floor()
     if depth > 1:
         say(solver.counted_out(depth - 1))
     lower: int | None = None  # the least height not refuted, once the exhaustive search could not decide one

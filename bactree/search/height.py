@@ -269,13 +269,11 @@ class Solver:
             return self._memo[key]
         self.stats.python_nodes += 1
         result = -1
-        if len(subset) > self.class_caps.whole(depth):
-            self._memo[key] = result
-            return result
-        for guess in self.ordered_guesses(subset, depth, history):
-            if self._guess_works(subset, depth, history, int(guess)):
-                result = int(guess)
-                break
+        if len(subset) <= self.class_caps.whole(depth):  # else no tree of `depth` holds the set
+            for guess in self.ordered_guesses(subset, depth, history):
+                if self._guess_works(subset, depth, history, int(guess)):
+                    result = int(guess)
+                    break
         self._memo[key] = result
         return result
 
@@ -328,6 +326,13 @@ class Solver:
         caps = self.class_caps
         return len(part) > caps.at(depth)[caps.orbit_of[guess], self.table[guess, part[0]]]
 
+    def counting_floor(self) -> int:
+        """The least height counting does not refute (`most_solved`): where a least-height search starts."""
+        depth = 1
+        while self.most_solved(depth) < self.num_codes:
+            depth += 1
+        return depth
+
     def counted_out(self, depth: int) -> str:
         """The progress line of a height refuted by counting: `depth` guesses solve fewer secrets than the game has."""
         return f"height {depth}: refuted by counting (at most {self.most_solved(depth)} of {self.num_codes} secrets)"
@@ -349,10 +354,8 @@ class Solver:
         """The least worst case over all secrets, proven: every smaller height refuted."""
         start = time.perf_counter()
         everything = self.all_guesses
-        depth = 1
-        while self.most_solved(depth) < self.num_codes:
-            self.stats.refuted.append(depth)
-            depth += 1
+        depth = self.counting_floor()
+        self.stats.refuted.extend(range(1, depth))
         if self.progress and depth > 1:
             self.progress(self.counted_out(depth - 1))
         while True:
