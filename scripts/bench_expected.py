@@ -18,7 +18,7 @@ import time
 from bactree.build import build
 from bactree.game import make_game
 from bactree.search import Solver
-from bactree.subproblems import _solve_part, forced_first_guess
+from bactree.subproblems import _install_solver, _solve_part, forced_first_guess
 
 
 def peak_mib() -> float:
@@ -44,12 +44,13 @@ def main() -> None:
         )
         return
     depth = (args.max_guesses or solver.num_codes) - 1
+    _install_solver(game, solver.table, False)
     parts = sorted(solver.split(solver.all_guesses, first), key=len)[: args.smallest]
     print(f"{'answer':>6} {'secrets':>7} {'total':>7} {'lower':>7} {'proven':>6} {'sets':>7} {'seconds':>8} {'peak MiB':>8}")
     total = lower = 0
     for part in parts:
         answer = str(solver.answer_to(first, part))
-        r = _solve_part((game, first, part, depth, args.budget, answer, False))
+        r = _solve_part(game, first, part, depth, args.budget, answer, False)
         total, lower = total + r.cost, lower + r.lower_bound
         print(f"{answer:>6} {r.size:>7} {r.cost:>7} {r.lower_bound:>7} {str(r.optimal):>6} {r.sets:>7} {r.seconds:>8.1f} {peak_mib():>8.0f}", flush=True)
     everything = len(parts) == len(solver.split(solver.all_guesses, first))

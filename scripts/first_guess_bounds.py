@@ -7,10 +7,11 @@ of the game is the least, over the first guesses' symmetry classes, of the
 least total of the trees that start with each. This prints, for each class
 (its lowest code), the bound a `--first` build uses for the classes it does
 not take: the guess's cost plus, for each part, the least over every next
-guess of its cost plus the floor of its parts (`CostSearch.lookahead_bound`),
-beside the floor alone, and (`by class`) the same lookahead with each
-part's floor taken from the bounds per answer class
-(`ClassCaps.floors`), which the cost search does not use yet. A class
+guess of its cost plus the floor of its parts (`CostSearch.lookahead_bound`,
+each part's floor from its answer class of the next guess), beside the
+floor alone, and (`by class`) the same lookahead with each part's floor
+the larger of its two classes' (`ClassCaps.floors`: of the next guess and
+of the first), which the cost search does not use. A class
 whose bound here is above another class's proven bound need not be
 refined to bound the game. Timings go to stderr.
 """

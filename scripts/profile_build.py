@@ -43,7 +43,7 @@ def main() -> None:
     from bactree.build import build
     from bactree.game import Game, make_game
     from bactree.search import Solver
-    from bactree.subproblems import _solve_part, forced_first_guess
+    from bactree.subproblems import _install_solver, _solve_part, forced_first_guess
 
     build(Game(3, "01234", False))  # loads every kernel used by the search
     load = time.perf_counter() - began
@@ -57,8 +57,9 @@ def main() -> None:
         build(game, args.objective, max_guesses=args.max_guesses)
     else:
         depth = (args.max_guesses or solver.num_codes) - 1
+        _install_solver(game, solver.table, False)
         for part in solver.split(solver.all_guesses, first):
-            _solve_part((game, first, part, depth, None, str(solver.answer_to(first, part)), False))
+            _solve_part(game, first, part, depth, None, str(solver.answer_to(first, part)), False)
     profile.disable()
     wall = time.perf_counter() - began
     stats = pstats.Stats(profile)

@@ -297,11 +297,12 @@ def others_least_total(game: Game, secrets: frozenset[str], depth: int, kept: st
     )
 
 
-def still_possible_value(game: Game, secrets: frozenset[str], outside: int | None) -> int | None:
+def still_possible_value(game: Game, secrets: frozenset[str], outside: int | None, part_floor=None) -> int | None:
     """The total a still-possible guess is proven to reach on `secrets` from part sizes alone, or None.
 
-    Each code of `secrets` is valued |S| plus its parts' level fills: exact
-    when every part has at most 2 secrets, only a bound otherwise. The best
+    Each code of `secrets` is valued |S| plus its parts' floors
+    (`part_floor(code, answer, size)`; the level fill if None): exact when
+    every part has at most 2 secrets, only a bound otherwise. The best
     exact value is proven least when no bound, nor `outside` (a bound for
     every code outside the set; None in hard mode, where there is none), is lower.
     """
@@ -309,7 +310,10 @@ def still_possible_value(game: Game, secrets: frozenset[str], outside: int | Non
     exact, bounded = [], []
     for code in sorted(secrets):
         split = parts(game, secrets, code)
-        value = size + sum(fill_floor(game, len(part)) for part in split.values())
+        value = size + sum(
+            fill_floor(game, len(part)) if part_floor is None else part_floor(code, answer, len(part))
+            for answer, part in split.items()
+        )
         (exact if all(len(part) <= 2 for part in split.values()) else bounded).append(value)
     if not exact:
         return None

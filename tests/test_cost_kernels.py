@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_search import least_total
 
-from bactree.codes import answer_table
+from bactree.codes import answer_table, encode_answer
 from bactree.game import Game
 from bactree.search import Solver, _cost_kernels, _partition_kernels
 from bactree.search.cost import INFINITE, TOTAL_GUESSES, CostSearch
@@ -55,16 +55,24 @@ def test_guess_bases_equal_reference(game: Game, data: st.DataObject) -> None:
     subset = sorted(data.draw(st.lists(index, min_size=1, max_size=size, unique=True)))
     sums, largest, hits = _partition_kernels._guess_bases(
         solver.table, np.array(subset, np.int64), np.array(guesses, np.int64), solver.solved, solver.num_slots,
-        search.floor_at(3),
+        search.part_floor_at(3), search.orbit_of,
     )
     counts = naive.partition_counts(game, guesses, subset)
-    for j in range(len(guesses)):
+    for j, guess in enumerate(guesses):
         row = counts[j].copy()
         solved_here = row[solver.solved] > 0
         row[solver.solved] = 0
-        assert sums[j] == sum(int(search.floor_at(3)[c]) for c in row if c > 0)
+        assert sums[j] == sum(part_floor(search, guess, a, c) for a, c in enumerate(row) if c > 0)
         assert largest[j] == row.max()
         assert hits[j] == solved_here
+
+
+def part_floor(search: CostSearch, guess: int, answer: int, size: int) -> int:
+    """The floor of a part of `size` secrets with `answer` to `guess`: `ClassCaps.floors` (tested against the brute force
+    in test_class_caps) for its answer class, never below the level fill."""
+    caps = search.solver.class_caps
+    by_class = int(caps.floors(size)[caps.orbit_of[guess], answer, size])
+    return max(by_class, naive_search.fill_floor(search.solver.game, size))
 
 
 @settings(max_examples=200, deadline=None)
@@ -121,7 +129,7 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
         solves = row[solver.solved] > 0
         parts = np.delete(row, solver.solved)
         if parts.max() <= cap and (parts.max() < len(subset) or solves):
-            base = len(subset) + sum(int(search.floor_at(3)[c]) for c in parts)
+            base = len(subset) + sum(part_floor(search, code, a, c) for a, c in enumerate(row) if a != solver.solved)
             answers = [int(solver.table[code, x]) for x in subset]
             partition = frozenset(frozenset(x for x, a in zip(subset, answers) if a == b) for b in set(answers) - {solver.solved})
             rows.append((base, int(parts.max()), code, (partition, solves and subset[answers.index(solver.solved)])))
@@ -133,14 +141,14 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
     left_out = min((r[0] for r in rows if r[0] >= bound), default=INFINITE)
     guesses, bases, least = _cost_kernels._candidate_guesses(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
-        search.floor_at(3), cap, len(subset), bound, dedupe,
+        search.part_floor_at(3), search.orbit_of, cap, len(subset), bound, dedupe,
     )
     assert guesses.tolist() == [r[2] for r in kept]
     assert bases.tolist() == [r[0] for r in kept]
     assert least == left_out
     every = _cost_kernels._least_base(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
-        search.floor_at(3), cap,
+        search.part_floor_at(3), search.orbit_of, cap,
     )
     assert every == min((r[0] - len(subset) for r in rows), default=INFINITE)
 
@@ -181,14 +189,17 @@ def check_still_possible_value(game: Game, search: CostSearch, picked: list[int]
     """
     solver = search.solver
     depth = solver.num_codes
-    floor = search.floor_at(depth)
     s = len(picked)
     outside = None if hard else naive_search.fill_floor(game, s + 1) - 1  # every secret found at guess 2 or later
     settled = _cost_kernels._still_possible_value(
-        solver.table, np.array(picked, np.int64), solver.solved, solver.num_slots, floor, s,
-        _cost_kernels.INFINITE if outside is None else outside, solver.caps[depth - 1],
+        solver.table, np.array(picked, np.int64), solver.solved, solver.num_slots, search.part_floor_at(depth),
+        search.orbit_of, s, _cost_kernels.INFINITE if outside is None else outside, solver.caps[depth - 1],
     )
-    expected = naive_search.still_possible_value(game, frozenset(game.codes[i] for i in picked), outside)
+
+    def floor_of(code: str, answer, size: int) -> int:
+        return part_floor(search, game.code_index[code], encode_answer(game, answer), size)
+
+    expected = naive_search.still_possible_value(game, frozenset(game.codes[i] for i in picked), outside, floor_of)
     if expected is None:
         assert settled == -1
     else:

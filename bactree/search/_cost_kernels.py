@@ -57,18 +57,19 @@ def _floor_of(floor, depth, size):
 
 
 @njit(cache=True)
-def _candidate_guesses(table, subset, pool, solved, num_slots, floor, cap, here, bound, dedupe):
+def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, dedupe):
     """`CostSearch.candidates` in one call: (guesses, their bounds, least bound left out), best bound first.
 
     Of `pool` it keeps the guesses whose parts all fit
     `cap` and that tell something (split `subset` or may solve it), with
-    bound `here` + the parts' floors below `bound`; with `dedupe`, only the
+    bound `here` + the parts' floors (`part_floor[orbit, answer, size]`, as
+    `_guess_bases` reads it) below `bound`; with `dedupe`, only the
     first guess of each distinct partition. Sorted by bound, then largest
     part, then code (as `np.lexsort` would). The third value is the least
     bound of the guesses dropped for reaching `bound` (INFINITE if none).
     """
     s = subset.shape[0]
-    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, floor)
+    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor, orbit_of)
     num = pool.shape[0]
     keep = np.zeros(num, np.bool_)
     left_out = INFINITE
@@ -88,10 +89,10 @@ def _candidate_guesses(table, subset, pool, solved, num_slots, floor, cap, here,
 
 
 @njit(cache=True)
-def _least_base(table, subset, pool, solved, num_slots, floor, cap):
+def _least_base(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap):
     """The least bound `_candidate_guesses` would give any guess of `pool` (INFINITE if none fits): a lookahead."""
     s = subset.shape[0]
-    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, floor)
+    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor, orbit_of)
     least = INFINITE
     for j in range(pool.shape[0]):
         if largest[j] <= cap and (largest[j] < s or hits[j]):
@@ -100,12 +101,12 @@ def _least_base(table, subset, pool, solved, num_slots, floor, cap):
 
 
 @njit(cache=True)
-def _still_possible_value(table, subset, solved, num_slots, part_floor, here, outside, limit):
+def _still_possible_value(table, subset, solved, num_slots, part_floor, orbit_of, here, outside, limit):
     """The least cost of `subset` when still-possible guesses settle it, or -1 if they may not.
 
     Values each guess of `subset` (costing `here`) from its part sizes
-    (|subset|**2 lookups): `part_floor` is exact for parts of at most 2,
-    larger ones are only bounded. If the best exact value is no more than
+    (|subset|**2 lookups): `part_floor[orbit, answer, size]` is exact for
+    parts of at most 2, larger ones are only bounded. If the best exact value is no more than
     every other bound here and than `outside`, a lower bound of what any
     guess outside `subset` could reach (INFINITE in hard mode, where there
     is none), it is the least cost: no full scan of the codes is needed.
@@ -118,9 +119,10 @@ def _still_possible_value(table, subset, solved, num_slots, part_floor, here, ou
             continue
         total = here
         largest = 0
+        floor_g = part_floor[orbit_of[g]]
         for a in range(num_slots):
             if a != solved:
-                total += part_floor[counts[a]]
+                total += floor_g[a, counts[a]]
                 largest = max(largest, counts[a])
         if largest <= 2:
             best_exact = min(best_exact, total)
@@ -177,8 +179,8 @@ def _lookahead(table, subset, depth, solved, caps, floor, level_fill, weights, h
 
 @njit(cache=True)
 def _open_guess(
-    table, subset, guess, depth, solved, num_slots, caps, floor, lookahead, level_fill, weights, hard, exact, lower,
-    kernel_max, room,
+    table, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+    weights, hard, exact, lower, kernel_max, room,
 ):
     """The parts of `subset` under `guess` with the bounds the kernel can give them before any search.
 
@@ -186,7 +188,8 @@ def _open_guess(
     answer, where each answer's group starts, the answers with a part from
     the largest part down (answer order on ties), per answer a proven lower
     bound of its part within `depth` guesses, and how far these bounds rise
-    above the parts' floors in all. A bound is the floor, raised for
+    above the parts' floors in all. A bound is the part's floor by its
+    answer class (`class_floor`, as `_guess_bases` sums them), raised for
     parts of 3 to `kernel_max` secrets to what the memo holds and then, if
     `lookahead` (costs counting total guesses) and for all parts but the
     largest (searched first anyway), to the lookahead bound, until the bounds
@@ -203,14 +206,16 @@ def _open_guess(
             sizes[a] = 0
     slots = np.argsort(sizes, kind="mergesort")[:num_parts]
     known = np.empty(num_slots, np.int64)
+    part_floor = _floor_at(class_floor, depth)[orbit_of[guess]]
     raised = 0
     for a in slots:
         c = counts[a]
-        known[a] = _floor_of(floor, depth, c)
+        known[a] = part_floor[a, c]
         if 2 < c <= kernel_max:
-            floor_c = known[a]
-            known[a] = _memo_bound(ordered[starts[a]:starts[a + 1]], depth, floor, exact, lower)[0]
-            raised += known[a] - floor_c
+            held = _memo_bound(ordered[starts[a]:starts[a + 1]], depth, floor, exact, lower)[0]
+            if held > known[a]:
+                raised += held - known[a]
+                known[a] = held
     if lookahead:
         for a in slots[1:]:
             if raised >= room:
@@ -221,15 +226,16 @@ def _open_guess(
                     table, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, level_fill, weights, hard,
                     exact, lower,
                 )
-                raised += bound - known[a]
-                known[a] = bound
+                if bound > known[a]:
+                    raised += bound - known[a]
+                    known[a] = bound
     return ordered, starts, slots, known, raised
 
 
 @njit(cache=True)
 def _screen_guesses(
     table, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
-    lookahead, level_fill, weights, hard, exact, lower, kernel_max,
+    class_floor, orbit_of, lookahead, level_fill, weights, hard, exact, lower, kernel_max,
 ):
     """The next guess, from `start` on, that its parts' bounds do not rule out: the search's loop without the search.
 
@@ -251,8 +257,8 @@ def _screen_guesses(
         if base >= limit:
             continue
         ordered, starts, slots, known, raised = _open_guess(
-            table, subset, guess, depth, solved, num_slots, caps, floor, lookahead, level_fill, weights, hard, exact,
-            lower, kernel_max, limit - base,
+            table, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+            weights, hard, exact, lower, kernel_max, limit - base,
         )
         if base + raised < limit:
             return i, fail_low, ordered, starts, slots, known, raised
@@ -311,14 +317,19 @@ def _kernel_pool(codes, subset, member):
 
 
 @njit(cache=True)
-def _least_cost(table, codes, subset, depth, bound, solved, num_slots, caps, floor, weights, hard, exact, lower):
+def _least_cost(
+    table, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, exact,
+    lower,
+):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 
     Branch and bound over every code (still-possible ones first; only those
     in `hard` mode; of codes alike under relabelling the symbols the set
     does not use, only the least: `_kernel_pool`), each guess seeded with
-    `_floor_at(floor, depth - 1)[size]` per part, a proven lower bound by size, raised to what the memo knows of
-    each part before any part is searched; guesses that split `subset`
+    its parts' floors by answer class (`class_floor`, proven lower bounds
+    by depth, the guess's orbit, answer and size; `floor` holds those by
+    depth and size alone, for sets whose class is not known), raised to what
+    the memo knows of each part before any part is searched; guesses that split `subset`
     exactly as an earlier one did are skipped. A guess on a set of s secrets
     costs `weights[0] + weights[1] * s`, plus `weights[2]` when it is the last
     guess allowed (`depth` 1: crush); (1, 0, 0) counts nodes, (0, 1, 0) total
@@ -361,18 +372,18 @@ def _least_cost(table, codes, subset, depth, bound, solved, num_slots, caps, flo
         member[x] = True
     here = weights[0] + weights[1] * s  # s >= 3, so this is not the last guess
     limit = caps[depth - 1]
-    part_floor = _floor_at(floor, depth - 1)
+    part_floor = _floor_at(class_floor, depth - 1)
     if not nodes_only:
         # Outside `subset` a guess solves nothing at once: at best its parts fill
         # the levels as a set of s + 1 would below a guess that solves one, whose
         # cost `_floor_of(floor, depth, s + 1)` counts one more secret's guess (weights[1]).
         outside = INFINITE if hard else _floor_of(floor, depth, s + 1) - weights[1]
-        value = _still_possible_value(table, subset, solved, num_slots, part_floor, here, outside, limit)
+        value = _still_possible_value(table, subset, solved, num_slots, part_floor, orbit_of, here, outside, limit)
         if value >= 0:
             exact[key] = value
             return value
     pool = subset if hard else _kernel_pool(codes, subset, member)
-    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor)
+    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor, orbit_of)
     bases = np.empty(pool.shape[0], np.int64)
     guesses = np.empty(pool.shape[0], np.int64)
     num = 0
@@ -421,8 +432,8 @@ def _least_cost(table, codes, subset, depth, bound, solved, num_slots, caps, flo
         # Each part's floor raised to what the memo already proved of it (no lookahead here: slower).
         # (`largest` stands in for `level_fill`, which only the lookahead reads.)
         ordered, starts, slots, known, raised = _open_guess(
-            table, subset, g, depth - 1, solved, num_slots, caps, floor, False, largest, weights, hard, exact, lower,
-            s, 0,
+            table, subset, g, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, largest,
+            weights, hard, exact, lower, s, 0,
         )
         total = base + raised
         for a in slots:
@@ -433,7 +444,8 @@ def _least_cost(table, codes, subset, depth, bound, solved, num_slots, caps, flo
             part = ordered[starts[a]:starts[a + 1]]
             total -= known[a]
             total += _least_cost(
-                table, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, weights, hard, exact, lower
+                table, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, class_floor, orbit_of,
+                weights, hard, exact, lower,
             )
         if total < best:
             best = total

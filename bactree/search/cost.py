@@ -152,6 +152,25 @@ def cost_floors(cost: Cost, caps: np.ndarray, level_fills: np.ndarray) -> np.nda
         depth += 1
 
 
+def class_cost_floors(cost: Cost, floor: np.ndarray, level_fills: np.ndarray, class_totals: np.ndarray) -> np.ndarray:
+    """`class_floor[d, o, a, s]`: `floor[d, s]` for s secrets of the answer class a of a guess of orbit o.
+
+    A part of a guess is the set's share of one answer class of it, and
+    `class_totals[o, a, s]` (`ClassCaps.floors`: the least total guesses on
+    s secrets of that class, never below `level_fills[s]`) bounds its total
+    guesses more tightly than the level fill does; the cost's total key is
+    raised by the difference. The all-bulls slot (a class of one code) keeps
+    the plain floor. For costs that do not count total guesses pass one
+    orbit: every slot is the plain floor.
+    """
+    rows, orbits, slots = floor.shape[0], class_totals.shape[0], class_totals.shape[1]
+    class_floor = np.broadcast_to(floor[:, None, None, :], (rows, orbits, slots, floor.shape[1])).copy()
+    total = cost.weights[1]
+    if total:
+        class_floor += total * (np.maximum(class_totals, level_fills) - level_fills)[None]
+    return class_floor
+
+
 class BudgetExceeded(Exception):
     """The search examined more sets than its budget allowed; nothing it returned is wrong, it just stopped."""
 
@@ -184,6 +203,15 @@ class CostSearch:
         self.level_fill = level_fills(solver.num_codes + 2, self.branching)
         self.floor = cost_floors(cost, solver.caps, self.level_fill)
         self.lookahead = cost.weights[1] > 0  # the kernels' lookahead bounds total guesses
+        if self.lookahead:
+            class_caps = solver.class_caps
+            class_totals = class_caps.floors(solver.num_codes + 1)
+            class_totals[:, solver.solved] = self.level_fill
+            self.orbit_of = class_caps.orbit_of
+        else:  # nodes and crush: no bound by class, one orbit
+            class_totals = np.broadcast_to(self.level_fill, (1, solver.num_slots, len(self.level_fill)))
+            self.orbit_of = np.zeros(solver.num_codes, np.int64)
+        self.class_floor = class_cost_floors(cost, self.floor, self.level_fill, class_totals)
         self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
         self.kernel_exact = _memo._new_memo()
         self.kernel_lower = _memo._new_memo()
@@ -202,6 +230,10 @@ class CostSearch:
     def floor_at(self, depth: int) -> np.ndarray:
         """Proven lower bounds by set size within `depth` guesses (`cost_floors`)."""
         return self.floor[min(depth, len(self.floor) - 1)]
+
+    def part_floor_at(self, depth: int) -> np.ndarray:
+        """Proven lower bounds [orbit, answer, size] of a guess's parts within `depth` guesses (`class_cost_floors`)."""
+        return self.class_floor[min(depth, len(self.class_floor) - 1)]
 
     def _known_bound(self, key: tuple[bytes, int], subset: np.ndarray, depth: int) -> int:
         return max(self.lower_bound(subset, depth), self.lower.get(key, 0))
@@ -225,8 +257,8 @@ class CostSearch:
             return int(
                 _cost_kernels._least_cost(
                     solver.table, solver.codes, subset, depth, bound, solver.solved,
-                    solver.num_slots, solver.caps, self.floor, self.weights, self.hard,
-                    self.kernel_exact, self.kernel_lower,
+                    solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.weights,
+                    self.hard, self.kernel_exact, self.kernel_lower,
                 )
             )
         key = (subset.tobytes(), depth)
@@ -260,8 +292,8 @@ class CostSearch:
         while True:
             index, fail_low, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
                 solver.table, subset, guesses, bases, index, depth - 1, best, best_guess, fail_low, solver.solved,
-                solver.num_slots, solver.caps, self.floor, self.lookahead, self.level_fill, self.weights, self.hard,
-                self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
+                solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.lookahead,
+                self.level_fill, self.weights, self.hard, self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
             )
             if index >= len(guesses):
                 break
@@ -315,7 +347,8 @@ class CostSearch:
             return self._known_bound(key, subset, depth)
         pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET)
         least = _cost_kernels._least_base(
-            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor_at(depth - 1), solver.caps[depth - 1]
+            solver.table, subset, pool, solver.solved, solver.num_slots, self.part_floor_at(depth - 1), self.orbit_of,
+            solver.caps[depth - 1],
         )
         lookahead = INFINITE if least >= INFINITE else self.cost.guess_cost(s, depth) + int(least)
         bound = max(self.lower_bound(subset, depth), lookahead)
@@ -339,8 +372,9 @@ class CostSearch:
             if total >= limit or len(part) <= KERNEL_MAX_SET:
                 break
             bound = self.memo_bound(part, depth - 1) if i == 0 else self.lookahead_bound(part, depth - 1, after)
-            total += bound - int(known[answer])
-            known[answer] = bound
+            if bound > known[answer]:  # the class floor may be higher still
+                total += bound - int(known[answer])
+                known[answer] = bound
         for answer in slots.tolist():
             if total >= limit:
                 break
@@ -356,14 +390,16 @@ class CostSearch:
         """
         solver = self.solver
         parts = solver.split(subset, guess)
-        part_floor = self.floor_at(depth - 1)
-        base = self.cost.guess_cost(len(subset), depth) + sum(int(part_floor[len(part)]) for part in parts)
+        part_floor = self.part_floor_at(depth - 1)[self.orbit_of[guess]]
+        base = self.cost.guess_cost(len(subset), depth) + sum(
+            int(part_floor[solver.table[guess, part[0]], len(part)]) for part in parts
+        )
         if base >= bound:
             return base
         ordered, starts, slots, known, raised = _cost_kernels._open_guess(
             solver.table, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
-            self.lookahead, self.level_fill, self.weights, self.hard, self.kernel_exact, self.kernel_lower,
-            KERNEL_MAX_SET, bound - base,
+            self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard,
+            self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET, bound - base,
         )
         return self._finish_guess(
             subset, depth, history, guess, base + int(raised), bound, ordered, starts, slots, known
@@ -420,8 +456,8 @@ class CostSearch:
         s = len(subset)
         pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET, own=own_symmetry)
         guesses, bases, left_out = _cost_kernels._candidate_guesses(
-            solver.table, subset, pool, solver.solved, solver.num_slots, self.floor_at(depth - 1), solver.caps[depth - 1],
-            self.cost.guess_cost(s, depth), bound, dedupe,
+            solver.table, subset, pool, solver.solved, solver.num_slots, self.part_floor_at(depth - 1), self.orbit_of,
+            solver.caps[depth - 1], self.cost.guess_cost(s, depth), bound, dedupe,
         )
         return guesses, bases, int(left_out)
 

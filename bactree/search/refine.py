@@ -78,8 +78,9 @@ def others_bound(
     while True:
         index, _, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
             solver.table, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
-            solver.num_slots, solver.caps, search.floor, search.lookahead, search.level_fill, search.weights,
-            search.hard, search.kernel_exact, search.kernel_lower, cost.KERNEL_MAX_SET,
+            solver.num_slots, solver.caps, search.floor, search.class_floor, search.orbit_of, search.lookahead,
+            search.level_fill, search.weights, search.hard, search.kernel_exact, search.kernel_lower,
+            cost.KERNEL_MAX_SET,
         )
         if index >= len(guesses):
             return lower
@@ -93,7 +94,7 @@ def others_bound(
             size = starts[answer + 1] - starts[answer]
             if size > cost.KERNEL_MAX_SET or answer == largest:
                 part = ordered[starts[answer] : starts[answer + 1]]
-                bound += search.lookahead_bound(part, depth - 1, after) - int(known[answer])
+                bound += max(0, search.lookahead_bound(part, depth - 1, after) - int(known[answer]))
                 if bound >= lower:
                     break
         lower = min(lower, bound)
