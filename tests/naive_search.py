@@ -288,6 +288,35 @@ def others_lookahead(game: Game, secrets: frozenset[str], depth: int, kept: str,
     return min(values, default=None)
 
 
+def two_guess_floor(game: Game, secrets: frozenset[str], depth: int, kernel_max: int) -> int | None:
+    """One guess deeper than `lookahead_floor`: the least, over every useful code whose parts fit `depth` - 1 guesses,
+    of |S| plus each part's `lookahead_floor` within `depth` - 1; None if no code fits."""
+    values = []
+    for split in (useful_parts(game, secrets, code) for code in game.codes):
+        if split is None or any(len(part) > most_solved(game, depth - 1) for part in split.values()):
+            continue
+        bounds = [lookahead_floor(game, part, depth - 1, kernel_max) for part in split.values()]
+        if None not in bounds:
+            values.append(len(secrets) + sum(bounds))
+    return min(values, default=None)
+
+
+def others_deeper(game: Game, secrets: frozenset[str], depth: int, kept: str, kernel_max: int) -> int | None:
+    """`others_lookahead` with each part larger than `kernel_max` bounded one guess deeper (`two_guess_floor`) too."""
+    values = []
+    for split in other_guesses(game, secrets, depth, kept):
+        total = len(secrets)
+        for part in split.values():
+            bound = lookahead_floor(game, part, depth - 1, kernel_max)
+            deeper = two_guess_floor(game, part, depth - 1, kernel_max) if len(part) > kernel_max else bound
+            if bound is None or deeper is None:
+                break
+            total += max(bound, deeper)
+        else:
+            values.append(total)
+    return min(values, default=None)
+
+
 def others_least_total(game: Game, secrets: frozenset[str], depth: int, kept: str) -> int | None:
     """The least total of the trees whose first guess is any other than `kept`'s partition (no cap binds at this depth)."""
     return min(

@@ -18,6 +18,13 @@ from .cost import INFINITE, BudgetExceeded, CostSearch
 
 # `refine` reports the sets past its budget from this size up.
 REPORT_MIN_SET = 200
+# From this size up, the other guesses' large parts are bounded one guess deeper when one guess of lookahead is not
+# enough to rule a guess out (`deeper_bound`).
+DEEPER_MIN_SET = 200
+DEEPER_LEVELS = 1
+# At most this many parts are bounded deeper per set: past them the other guesses keep one guess of lookahead, so the
+# work stays bounded (it counts parts, not time, so a build stays reproducible).
+DEEPER_CALLS = 100
 
 
 def refine(
@@ -64,17 +71,20 @@ def refine(
 
 def others_bound(
     search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray,
-    bases: np.ndarray, kept: int, lower: int,
+    bases: np.ndarray, kept: int, lower: int, deeper: int = DEEPER_LEVELS,
 ) -> int:
     """The least of `lower` and, over `guesses` but `kept`, a bound one guess of lookahead below each.
 
     A guess's bound: its cost plus a lookahead bound of each part. The
     kernel screens the guesses in order of `bases` and raises their small
     parts (all but the largest), which rules most of them out; each guess
-    it stops at gets its other parts raised here, cheapest first.
+    it stops at gets its other parts raised here, cheapest first. On a set
+    of `DEEPER_MIN_SET` secrets or more (and `deeper`), a guess still below
+    `lower` then has its large parts bounded one guess deeper
+    (`deeper_bound`), each only as far as the guess needs.
     """
     solver = search.solver
-    index = 0
+    index = calls = 0
     while True:
         index, _, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
             solver.table, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
@@ -94,7 +104,35 @@ def others_bound(
             size = starts[answer + 1] - starts[answer]
             if size > cost.KERNEL_MAX_SET or answer == largest:
                 part = ordered[starts[answer] : starts[answer + 1]]
-                bound += max(0, search.lookahead_bound(part, depth - 1, after) - int(known[answer]))
+                ahead = search.lookahead_bound(part, depth - 1, after)
+                if ahead > known[answer]:
+                    bound += ahead - int(known[answer])
+                    known[answer] = ahead
                 if bound >= lower:
                     break
+        if bound < lower and deeper > 0 and len(subset) >= DEEPER_MIN_SET:
+            for answer in reversed(slots.tolist()):
+                if starts[answer + 1] - starts[answer] > cost.KERNEL_MAX_SET and calls < DEEPER_CALLS:
+                    calls += 1
+                    part = ordered[starts[answer] : starts[answer + 1]]
+                    have = int(known[answer])
+                    bound += deeper_bound(search, part, depth - 1, after, lower - bound + have, deeper - 1) - have
+                    if bound >= lower:
+                        break
         lower = min(lower, bound)
+
+
+def deeper_bound(
+    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], need: int, deeper: int = 0
+) -> int:
+    """A proven lower bound of `subset` two guesses deep, or `need` once it is that high: remembered.
+
+    The least, over every guess, of its cost plus one guess of lookahead
+    below each of its parts (`others_bound` with no guess kept), stopping
+    at `need`: past it the caller's guess is ruled out anyway.
+    """
+    guesses, bases, left_out = search.candidates(subset, depth, history, need)
+    bound = others_bound(search, subset, depth, history, guesses, bases, -1, min(need, left_out), deeper)
+    search.remember_lower(subset, depth, bound)
+    return bound
+
