@@ -80,8 +80,10 @@ def others_bound(
     parts (all but the largest), which rules most of them out; each guess
     it stops at gets its other parts raised here, cheapest first. On a set
     of `DEEPER_MIN_SET` secrets or more (and `deeper`), a guess still below
-    `lower` then has its large parts bounded one guess deeper
-    (`deeper_bound`), each only as far as the guess needs.
+    a finite `lower` then has its large parts bounded one guess deeper
+    (`deeper_bound`), each only as far as the guess needs: with no bound to
+    reach (the other first guesses of a game) every part of every guess
+    would be searched two guesses deep, too much on the large games.
     """
     solver = search.solver
     index = calls = 0
@@ -110,7 +112,7 @@ def others_bound(
                     known[answer] = ahead
                 if bound >= lower:
                     break
-        if bound < lower and deeper > 0 and len(subset) >= DEEPER_MIN_SET:
+        if bound < lower < INFINITE and deeper > 0 and len(subset) >= DEEPER_MIN_SET:
             for answer in reversed(slots.tolist()):
                 if starts[answer + 1] - starts[answer] > cost.KERNEL_MAX_SET and calls < DEEPER_CALLS:
                     calls += 1
