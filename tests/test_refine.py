@@ -129,8 +129,8 @@ def test_deeper_others_bound_equals_the_reference(game: Game, data: st.DataObjec
 @settings(max_examples=40, deadline=None)
 @given(small_games(max_codes=120), st.data())
 def test_deeper_bound_is_proven_and_stops_at_need(game: Game, data: st.DataObject) -> None:
-    """`deeper_bound` never exceeds the brute-force optimum nor `need`, and reaches at least one guess of lookahead or
-    `need`; what it proves is remembered (a memo bound at least as high)."""
+    """`deeper_bound` never exceeds the brute-force optimum, stops at `need` (past what the memo held), and reaches at
+    least one guess of lookahead or `need`; what it proves is remembered (a memo bound at least as high)."""
     saved = cost.KERNEL_MAX_SET
     cost.KERNEL_MAX_SET = 3
     try:
@@ -141,8 +141,10 @@ def test_deeper_bound_is_proven_and_stops_at_need(game: Game, data: st.DataObjec
         optimum = naive_search.least_total(game, frozenset(game.codes[i] for i in subset.tolist()))
         need = data.draw(st.integers(1, 2 * optimum))
         ahead = CostSearch(Solver(game), TOTAL_GUESSES).lookahead_bound(subset, depth, ())
+        held = search.memo_bound(subset, depth)
         found = refine_module.deeper_bound(search, subset, depth, (), need)
-        assert min(need, ahead) <= found <= min(need, optimum)
+        assert min(need, ahead) <= found <= optimum
+        assert found <= max(need, held)
         assert search.memo_bound(subset, depth) >= found
     finally:
         cost.KERNEL_MAX_SET = saved

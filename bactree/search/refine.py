@@ -5,7 +5,8 @@ past it, it keeps the greedy rule's guess (`CostSearch.greedy_order`) and
 refines each of its parts in turn, so only the top of a hard set stays
 greedy. Its lower bound is the least, over every guess, of the guess's cost
 plus a bound of each of its parts: the kept guess's parts' refined bounds,
-and for every other guess one guess of lookahead (`others_bound`).
+and for every other guess one guess of lookahead (`others_bound`), two on
+large sets where one is not enough (`deeper_bound`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .cost import INFINITE, BudgetExceeded, CostSearch
 # `refine` reports the sets past its budget from this size up.
 REPORT_MIN_SET = 200
 # From this size up, the other guesses' large parts are bounded one guess deeper when one guess of lookahead is not
-# enough to rule a guess out (`deeper_bound`).
+# enough to rule a guess out (`deeper_bound`), by default one level (a deepened part's own parts keep one guess).
 DEEPER_MIN_SET = 200
 DEEPER_LEVELS = 1
 # At most this many parts are bounded deeper per set: past them the other guesses keep one guess of lookahead, so the
@@ -79,7 +80,7 @@ def others_bound(
     kernel screens the guesses in order of `bases` and raises their small
     parts (all but the largest), which rules most of them out; each guess
     it stops at gets its other parts raised here, cheapest first. On a set
-    of `DEEPER_MIN_SET` secrets or more (and `deeper`), a guess still below
+    of `DEEPER_MIN_SET` secrets or more (and `deeper` levels left), a guess still below
     a finite `lower` then has its large parts bounded one guess deeper
     (`deeper_bound`), each only as far as the guess needs: with no bound to
     reach (the other first guesses of a game) every part of every guess
@@ -118,7 +119,8 @@ def others_bound(
                     calls += 1
                     part = ordered[starts[answer] : starts[answer + 1]]
                     have = int(known[answer])
-                    bound += deeper_bound(search, part, depth - 1, after, lower - bound + have, deeper - 1) - have
+                    deep = deeper_bound(search, part, depth - 1, after, lower - bound + have, deeper - 1)
+                    bound += max(0, deep - have)  # `have` may be a bound the memo held, higher still
                     if bound >= lower:
                         break
         lower = min(lower, bound)
@@ -130,9 +132,14 @@ def deeper_bound(
     """A proven lower bound of `subset` two guesses deep, or `need` once it is that high: remembered.
 
     The least, over every guess, of its cost plus one guess of lookahead
-    below each of its parts (`others_bound` with no guess kept), stopping
-    at `need`: past it the caller's guess is ruled out anyway.
+    below each of its parts (`others_bound` with no guess kept, `deeper`
+    more levels below that), stopping at `need`: past it the caller's guess
+    is ruled out anyway. A bound the memo holds that reaches `need` is
+    returned with no search.
     """
+    held = search.memo_bound(subset, depth)
+    if held >= need:
+        return held
     guesses, bases, left_out = search.candidates(subset, depth, history, need)
     bound = others_bound(search, subset, depth, history, guesses, bases, -1, min(need, left_out), deeper)
     search.remember_lower(subset, depth, bound)
