@@ -36,7 +36,7 @@ def class_bounds(game: Game) -> list[tuple[str, int, int, int, int]]:
     search = CostSearch(solver, TOTAL_GUESSES)
     depth = solver.num_codes  # no cap: no tree needs more guesses than there are codes
     everything = solver.all_guesses
-    floors = solver.class_caps.floors(solver.num_codes)
+    floors = search.part_floor_at(depth - 2)  # the class floors the search bounds second-guess parts by
     rows = []
     for first in solver.canonical_guesses(()).tolist():
         parts = solver.split(everything, first)
@@ -50,7 +50,7 @@ def class_bounds(game: Game) -> list[tuple[str, int, int, int, int]]:
 
 
 def class_floor_lookahead(solver: Solver, floors: np.ndarray, part: np.ndarray, first: int) -> int:
-    """The least, over every next guess h, of |part| plus each of h's parts' class floor (`ClassCaps.floors`).
+    """The least, over every next guess h, of |part| plus each of h's parts' class floor (`floors[orbit, answer, size]`).
 
     A part of h lies in h's answer class and in `part`'s class of `first`:
     the larger of the two floors bounds it.

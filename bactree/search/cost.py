@@ -406,10 +406,10 @@ class CostSearch:
         )
 
     def remember_lower(self, subset: np.ndarray, depth: int, bound: int) -> None:
-        """Keep `bound`, proven of `subset` within `depth` guesses, for sets above the kernel's size."""
-        if len(subset) > KERNEL_MAX_SET:
-            key = (subset.tobytes(), depth)
-            self.lower[key] = max(self.lower.get(key, 0), bound)
+        """Keep `bound`, proven of `subset` within `depth` guesses: for sets above the kernel's size (smaller ones
+        are the kernel memo's)."""
+        key = (subset.tobytes(), depth)
+        self.lower[key] = max(self.lower.get(key, 0), bound)
 
     def memo_bound(self, subset: np.ndarray, depth: int) -> int:
         """The best proven lower bound the memos hold for `subset` (at least the floor); no search."""

@@ -115,7 +115,9 @@ def others_bound(
                     break
         if bound < lower < INFINITE and deeper > 0 and len(subset) >= DEEPER_MIN_SET:
             for answer in reversed(slots.tolist()):
-                if starts[answer + 1] - starts[answer] > cost.KERNEL_MAX_SET and calls < DEEPER_CALLS:
+                if calls >= DEEPER_CALLS:
+                    break
+                if starts[answer + 1] - starts[answer] > cost.KERNEL_MAX_SET:
                     calls += 1
                     part = ordered[starts[answer] : starts[answer + 1]]
                     have = int(known[answer])
