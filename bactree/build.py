@@ -15,7 +15,8 @@ from .search.finder import EVERY
 from .search import height as search_height
 from .search.height import SearchBudgetExceeded
 from .search.refutations import kept_in
-from .subproblems import chosen_first_guess, find_by_first_answer, forced_first_guess, solve_by_first_answer
+from .openings import EVERY_FIRST_GUESS, chosen_first_guess, solve_every_first_guess
+from .subproblems import find_by_first_answer, forced_first_guess, solve_by_first_answer
 from .treefile import Node, Objective, document
 
 OBJECTIVES = ("worst-case", "expected")
@@ -95,7 +96,10 @@ def build(
     (Mastermind) takes `first_guess`, or else the greedy rule's, and splits
     by its answers the same way; every other first guess is bounded by one
     guess of lookahead below each of its parts, so the lower bound holds for
-    the whole game.
+    the whole game. `first_guess` "all" refines every first guess's class
+    that could give a better tree and keeps the best (`bactree.openings`),
+    each class saving its parts to a resume file of its own beside
+    `checkpoint`.
 
     `refutations` names a file of sets refuted within some number of guesses
     (`bactree.search.refutations`) for the worst-case objective: the
@@ -119,7 +123,8 @@ def build(
     if greedy not in GREEDY_RULES:
         raise BactreeError(f"unknown greedy rule {greedy!r}: choose one of {', '.join(GREEDY_RULES)}")
     if first_guess is not None:
-        game.parse_code(first_guess)
+        if first_guess != EVERY_FIRST_GUESS:
+            game.parse_code(first_guess)
         if objective != "expected" or budget is None:
             raise BactreeError("--first is for budgeted expected builds: add -O expected --budget SETS")
     if refutations is not None and objective != "worst-case":
@@ -170,14 +175,21 @@ def _built(
         recorded = Objective("expected", (), hard, max_guesses)
     say(f"minimising {cost_kind.name} within {depth} guesses")
     first = forced_first_guess(solver) if objective == "expected" else None
+    every = first_guess == EVERY_FIRST_GUESS and first is None
     others = INFINITE  # a proven lower bound of the trees whose first guess is not `first`
-    if first is not None and first_guess is None:
+    if first is not None and first_guess in (None, EVERY_FIRST_GUESS):
         say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
-    elif objective == "expected" and budget is not None:
+    elif objective == "expected" and budget is not None and not every:
         first, others = chosen_first_guess(solver, depth, greedy, first_guess)
         chosen = "given" if first_guess is not None else f"the {greedy} rule's pick"
         say(f"first guess {game.codes[first]} ({chosen}; any other costs at least {others}): one subproblem per answer")
-    if first is not None:
+    if every:
+        assert budget is not None  # checked with the options
+        root, cost, lower, searched = solve_every_first_guess(
+            solver, depth, budget, workers, checkpoint, progress, fresh=not resume,
+            executor=executor, address=address, greedy=greedy,
+        )
+    elif first is not None:
         root, cost, lower, searched = solve_by_first_answer(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
             executor=executor, address=address, greedy=greedy,

@@ -380,7 +380,7 @@ def build(
     executor: Annotated[str, typer.Option("--executor", help="Expected, or --tie-break none: run the subproblems on local processes or on Ray (pip install 'bactree\\[cluster]').")] = "local",
     address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
     greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
-    first: Annotated[Optional[str], typer.Option("--first", help="With -O expected --budget: the first guess (default: forced by symmetry, else the --greedy rule's).")] = None,
+    first: Annotated[Optional[str], typer.Option("--first", help="With -O expected --budget: the first guess (default: forced by symmetry, else the --greedy rule's); all: every first guess's class that could give a better tree, the best kept (each class saves its parts to OUTPUT.CODE.resume).")] = None,
     refutations: Annotated[Optional[Path], typer.Option("--refutations", help="Worst-case: a file of refuted sets that the exhaustive search starts from (if it exists) and saves to every 5 minutes and at the end, even when stopped: a long search resumes instead of starting again.")] = None,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
@@ -393,6 +393,7 @@ def build(
     """
     from .build import build as build_tree
     from .game import game_slug
+    from .openings import EVERY_FIRST_GUESS, class_checkpoints
     from .treefile import check_writable, dumps, write_atomic
 
     # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
@@ -416,17 +417,21 @@ def build(
         if refutations is not None:
             check_writable(refutations)
         checkpoint = output.with_name(output.name + ".resume")
-        if resume and not checkpoint.exists():
+        saved = [checkpoint] if checkpoint.exists() else []
+        if first == EVERY_FIRST_GUESS:  # one resume file per first guess's class
+            saved = class_checkpoints(checkpoint)
+        if resume and not saved:
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
-        if not resume and checkpoint.exists() and not quiet:
-            progress(f"starting afresh: {checkpoint} (from an interrupted build) will be replaced; --resume continues it")
+        if not resume and saved and not quiet:
+            progress(f"starting afresh: {', '.join(map(str, saved))} (from an interrupted build) will be replaced; --resume continues")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
             budget, workers, checkpoint, resume, executor, address, hard, greedy, first, refutations,
         )
         raise_if_signalled()
         write_atomic(output, dumps(result.document))
-        checkpoint.unlink(missing_ok=True)
+        for path in [checkpoint, *(class_checkpoints(checkpoint) if first == EVERY_FIRST_GUESS else [])]:
+            path.unlink(missing_ok=True)
         stats = result.stats
         typer.echo(
             f"{output}: height {stats['max_guesses']}, {stats['nodes']} nodes, total {stats['total_guesses']}, "

@@ -10,7 +10,7 @@ resume file (`bactree.resume`) as they come. With a work budget a part is
 refined instead (`bactree.search.refine`): exact where the budget suffices,
 the greedy rule's guesses above that, and a proven lower bound either way.
 A budgeted build whose first guess is not forced splits the same way by a
-chosen first guess (`chosen_first_guess`), the others bounded by lookahead.
+chosen first guess (`bactree.openings`).
 
 Without a budget and with more than one worker, a large part is searched
 one second guess per task, so that the workers share the largest part
@@ -35,8 +35,8 @@ import numpy as np
 import orjson
 
 from .executors import Executor, make_executor
-from .game import BactreeError, Game
-from .search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, TreeFinder, others_bound, refine
+from .game import Game
+from .search import TOTAL_GUESSES, CostSearch, Solver, TreeFinder, refine
 from .resume import FoundPart, PartResult, read_found, read_resume
 from .treefile import Node, node, write_atomic
 
@@ -47,27 +47,6 @@ def forced_first_guess(solver: Solver) -> int | None:
     """The first guess when symmetry leaves only one class of them, else None."""
     first = solver.canonical_guesses(())
     return int(first[0]) if len(first) == 1 else None
-
-
-def chosen_first_guess(solver: Solver, depth: int, greedy: str, code: str | None = None) -> tuple[int, int]:
-    """(first guess, proven lower bound of every tree that starts with another) for a budgeted build.
-
-    The first guess is `code` if given, else the greedy rule's pick among
-    the first guesses (one per symmetry class). Any other first guess costs
-    at least its own cost plus one guess of lookahead below each of its
-    parts (`bactree.search.others_bound`), so the least of that bound and the
-    chosen guess's proven one bounds the whole game.
-    """
-    search = CostSearch(solver, TOTAL_GUESSES, greedy_rule=greedy)
-    everything = solver.all_guesses
-    guesses, bases, _ = search.candidates(everything, depth, ())
-    if code is None:
-        first = search.greedy_order(everything, depth, (), guesses)[0]
-    else:
-        first = solver.game.code_index[solver.game.parse_code(code)]
-        if max(len(part) for part in solver.split(everything, first)) > solver.caps[depth - 1]:
-            raise BactreeError(f"first guess {code} leaves more secrets than {depth - 1} more guesses can solve")
-    return first, others_bound(search, everything, depth, (), guesses, bases, first, INFINITE)
 
 
 # Parts at least this large are searched one second guess per task when there are several workers.
