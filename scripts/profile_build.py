@@ -1,6 +1,10 @@
 """Profile a build: where its time goes, by part of the engine (cProfile, one process).
 
-Usage: python scripts/profile_build.py [--game bulls-cows] [--objective worst-case] [--max-guesses K] [--symbols S]
+Usage: python scripts/profile_build.py [--game bulls-cows] [-n LENGTH] [--symbols S] [--objective worst-case] [--max-guesses K]
+
+The game is a preset with its length or symbols changed, as `bactree build`
+takes them: `--symbols 012345678` is Bulls and Cows 4 of 9, `--game
+mastermind --symbols 1234567` Mastermind 4x7.
 
 Loads the numba kernels first (timed apart), then builds under cProfile and
 sums each function's own time into: the answer table, the numba kernels,
@@ -31,14 +35,15 @@ def group_of(path: str, name: str) -> str:
     return next((group for group, matches in GROUPS if matches(path, name)), "other (numba dispatch, numpy, Python)")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="bulls-cows")
     parser.add_argument("--objective", default="worst-case")
     parser.add_argument("--max-guesses", type=int, default=None)
-    parser.add_argument("--symbols", default=None, help="Mastermind-style alphabet (repeats allowed), e.g. 12345678")
+    parser.add_argument("-n", "--length", type=int, default=None)
+    parser.add_argument("--symbols", default=None, help="the preset's symbols changed, e.g. 012345678")
     parser.add_argument("--top", type=int, default=8)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     began = time.perf_counter()
     from bactree.build import build
     from bactree.game import Game, make_game
@@ -47,7 +52,7 @@ def main() -> None:
 
     build(Game(3, "01234", False))  # loads every kernel used by the search
     load = time.perf_counter() - began
-    game = make_game(args.game) if args.symbols is None else Game(4, args.symbols, True)
+    game = make_game(args.game, args.length, args.symbols)
     profile = cProfile.Profile()
     began = time.perf_counter()
     profile.enable()
