@@ -167,7 +167,7 @@ def _guess_bases(table, subset, guesses, solved, num_slots, floor, orbit_of):
     counting guess by guess.
     """
     num = guesses.shape[0]
-    counts = np.zeros(num_slots * num, np.int32)
+    counts = np.zeros(num_slots * num, np.uint16)  # a set holds fewer than 2**16 codes (BUILD_LIMIT)
     for x in subset:
         row = table[x]
         for j in range(num):
@@ -182,7 +182,7 @@ def _guess_bases(table, subset, guesses, solved, num_slots, floor, orbit_of):
                 hits[j] = counts[base + j] > 0
             continue
         for j in range(num):
-            c = counts[base + j]
+            c = np.int64(counts[base + j])
             sums[j] += floor[orbit_of[guesses[j]], a, c]
             largest[j] = max(largest[j], c)
     return sums, largest, hits
