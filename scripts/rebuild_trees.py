@@ -69,6 +69,11 @@ REBUILDS: tuple[Rebuild, ...] = (
             "12.6 min CPU, 0.9 GB"),
     Rebuild("bulls-cows-5x10-worst-case.json", "-n 5 --tie-break none --budget 100000 -j 1", False, "1.3 min, 1.1 GiB"),
     Rebuild("bulls-cows-5x10-expected.json", "-n 5 -O expected --budget 30 --greedy entropy", False, "54 min on 2 workers (84 min CPU), 2.0 GB"),
+    Rebuild(
+        "mastermind-5x8-expected.json",
+        "-g mastermind -n 5 --symbols 12345678 -O expected --budget 30 --greedy entropy --first all",
+        False, "3 h CPU (six first-guess classes refined, 15 to 51 min each), 2.1 GB",
+    ),
     # Height 6 is refuted by the six parts the file holds, each refuted by a run of runs/ (see its README).
     Rebuild(
         "mastermind-5x8-worst-case.json",
