@@ -393,7 +393,7 @@ def build(
     """
     from .build import build as build_tree
     from .game import game_slug
-    from .openings import EVERY_FIRST_GUESS, class_checkpoints
+    from .openings import saved_checkpoints
     from .treefile import check_writable, dumps, write_atomic
 
     # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
@@ -417,9 +417,7 @@ def build(
         if refutations is not None:
             check_writable(refutations)
         checkpoint = output.with_name(output.name + ".resume")
-        saved = [checkpoint] if checkpoint.exists() else []
-        if first == EVERY_FIRST_GUESS:  # one resume file per first guess's class
-            saved = class_checkpoints(checkpoint)
+        saved = saved_checkpoints(checkpoint, first)
         if resume and not saved:
             raise BactreeError(f"nothing to resume: {checkpoint} does not exist")
         if not resume and saved and not quiet:
@@ -430,7 +428,7 @@ def build(
         )
         raise_if_signalled()
         write_atomic(output, dumps(result.document))
-        for path in [checkpoint, *(class_checkpoints(checkpoint) if first == EVERY_FIRST_GUESS else [])]:
+        for path in [checkpoint, *saved_checkpoints(checkpoint, first)]:
             path.unlink(missing_ok=True)
         stats = result.stats
         typer.echo(

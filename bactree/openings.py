@@ -86,6 +86,13 @@ def class_checkpoints(checkpoint: Path) -> list[Path]:
     )
 
 
+def saved_checkpoints(checkpoint: Path, first_guess: str | None) -> list[Path]:
+    """The resume files an interrupted build with `--first first_guess` left: one per class for `all`, else the one."""
+    if first_guess == EVERY_FIRST_GUESS:
+        return class_checkpoints(checkpoint)
+    return [checkpoint] if checkpoint.exists() else []
+
+
 def _is_code(text: str) -> bool:
     """Whether `text` could be the CODE of a class resume file's name (not empty, no dot: no other build's file)."""
     return bool(text) and "." not in text
