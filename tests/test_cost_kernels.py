@@ -81,6 +81,14 @@ def test_popcount_counts_bits(value: int) -> None:
     assert _partition_kernels._popcount(np.uint64(value)) == bin(value).count("1")
 
 
+def most_answers_reference(game: Game, solver: Solver, subset: list[int], guesses: list[int]) -> int:
+    """Over `guesses`: the most answers besides all-bulls a guess gets from `subset`, + 2 if it gets all-bulls."""
+    counts = naive.partition_counts(game, guesses, subset)
+    return max(
+        int(np.count_nonzero(np.delete(row, solver.solved))) + 2 * int(row[solver.solved] > 0) for row in counts
+    )
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_codes=250), st.data(), st.booleans())
 def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bool) -> None:
@@ -88,11 +96,27 @@ def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bo
     solver = Solver(game)
     size = len(game.codes)
     subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
-    counts = naive.partition_counts(game, subset if hard else list(range(size)), subset)
-    expected = max(
-        int(np.count_nonzero(np.delete(row, solver.solved))) + 2 * int(row[solver.solved] > 0) for row in counts
+    expected = most_answers_reference(game, solver, subset, subset if hard else list(range(size)))
+    branching = len(game.answers) - 1
+    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, hard, branching)
+    assert most == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from([Game(3, "12345", False), Game(3, "1234", True), Game(2, "1234", False)]), st.data())
+def test_most_answers_when_a_code_outside_gets_every_answer(game: Game, data: st.DataObject) -> None:
+    """Sets holding one secret of each answer a code gets (besides all-bulls), so that a code outside the set may
+    score the most any can: the case where skipping the scan over every code would go wrong first."""
+    solver = Solver(game)
+    row = solver.table[data.draw(st.integers(0, len(game.codes) - 1))]
+    subset = sorted(
+        data.draw(st.sampled_from(np.flatnonzero(row == answer).tolist()))
+        for answer in np.unique(row) if answer != solver.solved
     )
-    assert _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, hard) == expected
+    expected = most_answers_reference(game, solver, subset, list(range(len(game.codes))))
+    branching = len(game.answers) - 1
+    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching)
+    assert most == expected
 
 
 @settings(max_examples=60, deadline=None)

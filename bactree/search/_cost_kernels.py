@@ -171,7 +171,8 @@ def _lookahead(table, subset, depth, solved, caps, floor, level_fill, weights, h
     known, held = _memo_bound(subset, depth, floor, exact, lower)
     if held:
         return known
-    total = 3 * s - _most_answers(table, subset, solved, hard)
+    branching = caps[2] - 1 if caps.shape[0] > 2 else s  # answers besides all-bulls (`level_caps`)
+    total = 3 * s - _most_answers(table, subset, solved, hard, branching)
     least = max(known, _floor_of(floor, depth, s) + weights[1] * (total - level_fill[s]))
     lower[_set_key(subset, depth)] = least
     return least

@@ -511,10 +511,12 @@ class CostSearch:
         Rule "bound": the best-bound guess (the first candidate). Rule
         "entropy": the guess whose answer has the most entropy (every part
         counted, the all-bulls one too; ties: a still-possible code, then the
-        lowest), as the `entropy` strategy plays. Candidates hold the lowest
-        code of each distinct partition, and a partition's codes share their
-        entropy and whether they are still possible, so picking among them
-        picks what the strategy would among every code.
+        first in the candidates' order, best bound first), as the `entropy`
+        strategy plays. Candidates hold the lowest code of each distinct
+        partition, and a partition's codes share their entropy and whether
+        they are still possible, so the pick is the strategy's unless
+        several partitions tie on both: the strategy then takes the lowest
+        code, this rule the best bound.
         """
         order = guesses.tolist()
         if self.greedy_rule == "bound" or len(order) < 2:
