@@ -155,15 +155,9 @@ def _memo_bound(subset, depth, floor, exact, lower):
 def _lookahead(table, subset, depth, solved, caps, floor, level_fill, weights, hard, exact, lower):
     """For costs that count total guesses: a lower bound for `subset` from how finely one guess can split it; remembered in `lower`.
 
-    A part of c secrets costs at least 2c - 1 guesses (one found at once, the
-    rest later), so a guess that gets k answers besides all-bulls, hit = 1 if
-    one is all-bulls, leaves at least 2 * (|subset| - hit) - k below it: the
-    total is at least 3 * |subset| - max(k + 2 * hit). The floor counts the
-    total as `level_fill` (weighted by `weights[1]`), and each key of a
-    weighted cost may be bounded on its own, so the floor's total part is
-    replaced by this bound when it is larger. A value already in the memo
-    came from such a lookahead or from a search, which proves at least as
-    much, so it is returned as it is.
+    A value already in the memo came from such a lookahead or from a
+    search, which proves at least as much, so it is returned as it is;
+    else `_split_bound`'s bound is remembered.
     """
     s = subset.shape[0]
     if s > caps[depth]:
@@ -171,11 +165,29 @@ def _lookahead(table, subset, depth, solved, caps, floor, level_fill, weights, h
     known, held = _memo_bound(subset, depth, floor, exact, lower)
     if held:
         return known
-    branching = caps[2] - 1 if caps.shape[0] > 2 else s  # answers besides all-bulls (`level_caps`)
-    total = 3 * s - _most_answers(table, subset, solved, hard, branching)
-    least = max(known, _floor_of(floor, depth, s) + weights[1] * (total - level_fill[s]))
+    least = _split_bound(table, subset, depth, solved, caps, floor, level_fill, weights, hard)
     lower[_set_key(subset, depth)] = least
     return least
+
+
+@njit(cache=True)
+def _split_bound(table, subset, depth, solved, caps, floor, level_fill, weights, hard):
+    """A lower bound for `subset` (of 3 to `caps[depth]` secrets) within `depth` guesses from how finely one guess can
+    split it; no memo.
+
+    A part of c secrets costs at least 2c - 1 guesses (one found at once, the
+    rest later), so a guess that gets k answers besides all-bulls, hit = 1 if
+    one is all-bulls, leaves at least 2 * (|subset| - hit) - k below it: the
+    total is at least 3 * |subset| - max(k + 2 * hit). The floor counts the
+    total as `level_fill` (weighted by `weights[1]`), and each key of a
+    weighted cost may be bounded on its own, so the floor's total part is
+    replaced by this bound when it is larger.
+    """
+    s = subset.shape[0]
+    branching = caps[2] - 1 if caps.shape[0] > 2 else s  # answers besides all-bulls (`level_caps`)
+    total = 3 * s - _most_answers(table, subset, solved, hard, branching)
+    least = _floor_of(floor, depth, s)
+    return max(least, least + weights[1] * (total - level_fill[s]))
 
 
 @njit(cache=True)
@@ -192,9 +204,10 @@ def _open_guess(
     above the parts' floors in all. A bound is the part's floor by its
     answer class (`class_floor`, as `_guess_bases` sums them), raised for
     parts of 3 to `kernel_max` secrets to what the memo holds and then, if
-    `lookahead` (costs counting total guesses) and for all parts but the
-    largest (searched first anyway), to the lookahead bound, until the bounds
-    have risen by `room`: the guess is out of reach by then.
+    `lookahead` (costs counting total guesses) and for the parts the memo
+    does not hold but the largest (searched first anyway), to the lookahead
+    bound (`_lookahead`: remembered), until the bounds have risen by
+    `room`: the guess is out of reach by then. Each part is keyed once.
     """
     ordered, starts, counts = _split(table[guess], subset, num_slots)
     sizes = np.empty(num_slots, np.int64)
@@ -208,12 +221,22 @@ def _open_guess(
     slots = np.argsort(sizes, kind="mergesort")[:num_parts]
     known = np.empty(num_slots, np.int64)
     part_floor = _floor_at(class_floor, depth)[orbit_of[guess]]
+    open_keys = np.zeros((num_slots, 2), np.uint64)  # parts 3 to `kernel_max` the memo does not hold, by key
+    is_open = np.zeros(num_slots, np.bool_)
     raised = 0
     for a in slots:
         c = counts[a]
         known[a] = part_floor[a, c]
         if 2 < c <= kernel_max:
-            held = _memo_bound(ordered[starts[a]:starts[a + 1]], depth, floor, exact, lower)[0]
+            key = _set_key(ordered[starts[a]:starts[a + 1]], depth)
+            held = _floor_of(floor, depth, c)
+            if key in exact:
+                held = exact[key]
+            elif key in lower:
+                held = max(held, lower[key])
+            else:
+                open_keys[a, 0], open_keys[a, 1] = key
+                is_open[a] = True
             if held > known[a]:
                 raised += held - known[a]
                 known[a] = held
@@ -221,15 +244,18 @@ def _open_guess(
         for a in slots[1:]:
             if raised >= room:
                 break
+            if not is_open[a]:
+                continue
             c = counts[a]
-            if 2 < c <= kernel_max:
-                bound = _lookahead(
+            bound = INFINITE
+            if c <= caps[depth]:
+                bound = _split_bound(
                     table, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, level_fill, weights, hard,
-                    exact, lower,
                 )
-                if bound > known[a]:
-                    raised += bound - known[a]
-                    known[a] = bound
+                lower[(open_keys[a, 0], open_keys[a, 1])] = bound
+            if bound > known[a]:
+                raised += bound - known[a]
+                known[a] = bound
     return ordered, starts, slots, known, raised
 
 
