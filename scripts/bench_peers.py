@@ -15,9 +15,10 @@ docs/performance-peers.md. bactree runs as `python -m bactree.cli build`
 in this interpreter, once untimed first so that numba's cache is warm.
 A bactree process spends about half a second importing numpy and numba
 before it searches, and more where the environment holds packages that
-numba or typer pull in on their own (scipy, for numba's BLAS check): run
-it from a fresh venv, as a user installs bactree, and the table's second
-line names what this interpreter holds.
+numba or typer pull in on their own (the command keeps numba from
+importing scipy for its BLAS check since 2026-11-26): run it from a fresh
+venv, as a user installs bactree, and the table's second line names what
+this interpreter holds.
 
 `--self-test` runs the ladder's smallest game with stub peers that print
 fixed answers in each peer's format and checks the table's parsing (not the
@@ -50,7 +51,7 @@ def environment() -> str:
             return "absent"
 
     held = ", ".join(f"{name} {version(name)}" for name in ("numpy", "numba", "typer"))
-    scipy = "scipy installed (numba imports it)" if find_spec("scipy") else "no scipy"
+    scipy = "scipy installed (not imported by the command)" if find_spec("scipy") else "no scipy"
     return f"{sys.executable}: Python {sys.version.split()[0]}, {held}, {scipy}"
 
 
