@@ -165,14 +165,14 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
     left_out = min((r[0] for r in rows if r[0] >= bound), default=INFINITE)
     guesses, bases, least = _cost_kernels._candidate_guesses(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
-        search.part_floor_at(3), search.orbit_of, cap, len(subset), bound, dedupe,
+        search.part_floor_at(3), search.orbit_of, cap, len(subset), bound, dedupe, search.floor_at(3),
     )
     assert guesses.tolist() == [r[2] for r in kept]
     assert bases.tolist() == [r[0] for r in kept]
     assert least == left_out
     every = _cost_kernels._least_base(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
-        search.part_floor_at(3), search.orbit_of, cap,
+        search.part_floor_at(3), search.orbit_of, cap, search.floor_at(3),
     )
     assert every == min((r[0] - len(subset) for r in rows), default=INFINITE)
 
@@ -311,3 +311,47 @@ def test_a_read_only_set_gets_the_tree_of_a_writable_one() -> None:
         frozen.flags.writeable = False
         depth = solver.num_codes - 1
         assert search_for(solver.game).greedy(frozen, depth, (0,)) == search_for(solver.game).greedy(part, depth, (0,))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([Game(3, "012345", False), Game(3, "1234", True), Game(4, "012345", False)]), st.data())
+def test_bases_below_equal_the_counted_bases(game: Game, data: st.DataObject) -> None:
+    """`_bases_below` (cheap bounds first, each guess's own bound only where they do not settle it) against every
+    guess counted by `_guess_bases` (tested against the brute force above): the guesses kept in pool order, their
+    bounds and largest parts, and the least bound of the others, with bounds near where guesses are cut. The cheap
+    bounds come from the search's floors or from a weaker one (c per part of c secrets), which spreads the guesses
+    left out over two cheap levels."""
+    search = search_for(game)
+    solver = search.solver
+    size = len(game.codes)
+    subset = np.array(sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=2, max_size=40, unique=True))))
+    pool = np.array(data.draw(st.permutations(range(size)))[: data.draw(st.integers(1, size))], np.int64)
+    depth = data.draw(st.integers(2, 5))
+    part_floor, floor_row = search.part_floor_at(depth - 1), search.floor_at(depth - 1)
+    if data.draw(st.booleans()):
+        floor_row = np.arange(len(floor_row), dtype=np.int64)  # a part of c secrets takes c guesses at least
+    cap = int(solver.caps[depth - 1])
+    here = len(subset)
+    sums, largest, hits = _partition_kernels._guess_bases(
+        solver.table, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of,
+    )
+    fits = (largest <= cap) & ((largest < len(subset)) | hits)
+    bases = here + sums
+    least = int(bases[fits].min()) if fits.any() else 0
+    cheap = _cost_kernels._cheap_bases(solver.table, subset, pool, solver.solved, here, floor_row, cap)
+    assert (cheap[fits] <= bases[fits]).all()  # a lower bound, INFINITE only for guesses that do not fit
+    levels_seen = sorted(set(cheap[cheap < INFINITE].tolist()))  # a bound at a cheap level is where ties fall
+    bound = data.draw(st.integers(least - len(subset), least + 12) | st.sampled_from(levels_seen or [least]))
+    levels = data.draw(st.sampled_from([0, 1, _cost_kernels.LEFT_OUT_LEVELS, 100]))  # levels, then the rest at once
+    index, kept_bases, kept_largest, left_out = _cost_kernels._bases_below(
+        solver.table, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, here, bound,
+        floor_row, levels,
+    )
+    kept = np.flatnonzero(fits & (bases < bound))
+    assert index.tolist() == kept.tolist()
+    assert kept_bases.tolist() == bases[kept].tolist() and kept_largest.tolist() == largest[kept].tolist()
+    assert left_out == min(bases[fits & (bases >= bound)].tolist(), default=INFINITE)
+    least = _cost_kernels._least_base(
+        solver.table, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, floor_row,
+    )
+    assert least == min(sums[fits].tolist(), default=INFINITE)
