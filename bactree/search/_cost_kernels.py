@@ -99,9 +99,9 @@ def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, c
     `floor_row` the floors one guess deeper): a guess whose cheap bound
     reaches `bound` is out without its own, and the least bound of those
     left out is found from the lowest cheap bound up (`levels` levels,
-    `LEFT_OUT_LEVELS` in the search, then the rest counted at once). When most guesses pass the
-    cheap bound, every guess is counted in one streaming pass instead
-    (`_guess_bases`).
+    `LEFT_OUT_LEVELS` in the search, then the rest counted at once). When
+    most guesses pass the cheap bound, every guess is counted in one
+    streaming pass instead (`_guess_bases`).
     """
     s = subset.shape[0]
     num = pool.shape[0]
