@@ -165,7 +165,7 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
     left_out = min((r[0] for r in rows if r[0] >= bound), default=INFINITE)
     guesses, bases, least = _cost_kernels._candidate_guesses(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
-        search.part_floor_at(3), search.orbit_of, cap, len(subset), bound, dedupe, search.floor_at(3),
+        search.part_floor_at(3), search.orbit_of, cap, len(subset), bound, dedupe,
     )
     assert guesses.tolist() == [r[2] for r in kept]
     assert bases.tolist() == [r[0] for r in kept]

@@ -62,29 +62,38 @@ def _floor_of(floor, depth, size):
 
 
 @njit(cache=True)
-def _candidate_guesses(
-    table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, dedupe, floor_row,
-):
+def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, dedupe):
     """`CostSearch.candidates` in one call: (guesses, their bounds, least bound left out), best bound first.
 
     Of `pool` it keeps the guesses whose parts all fit
     `cap` and that tell something (split `subset` or may solve it), with
     bound `here` + the parts' floors (`part_floor[orbit, answer, size]`, as
-    `_guess_bases` reads it) below `bound` (`_bases_below`, `floor_row`
-    the floors one guess deeper); with `dedupe`, only the
+    `_guess_bases` reads it) below `bound`; with `dedupe`, only the
     first guess of each distinct partition. Sorted by bound, then largest
     part, then code (as `np.lexsort` would). The third value is the least
     bound of the guesses dropped for reaching `bound` (INFINITE if none).
+    Every guess is counted in one streaming pass: the cheap bounds first
+    (`_bases_below`) cost more here than they save (the search's bound
+    leaves many guesses in, and their least left-out bound is wanted too).
     """
-    index, bases, largest, left_out = _bases_below(
-        table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, floor_row, LEFT_OUT_LEVELS,
-    )
-    kept = np.argsort(pool[index], kind="mergesort")
+    s = subset.shape[0]
+    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor, orbit_of)
+    num = pool.shape[0]
+    keep = np.zeros(num, np.bool_)
+    left_out = INFINITE
+    for j in range(num):
+        if largest[j] <= cap and (largest[j] < s or hits[j]):
+            if here + sums[j] >= bound:
+                left_out = min(left_out, here + sums[j])
+            else:
+                keep[j] = True
+    kept = np.flatnonzero(keep)
+    kept = kept[np.argsort(pool[kept], kind="mergesort")]
     if dedupe:
-        kept = kept[_distinct_partitions(table, pool[index[kept]], subset, solved, num_slots)]
+        kept = kept[_distinct_partitions(table, pool[kept], subset, solved, num_slots)]
     order = kept[np.argsort(largest[kept], kind="mergesort")]
-    order = order[np.argsort(bases[order], kind="mergesort")]
-    return pool[index[order]], bases[order], left_out
+    order = order[np.argsort(sums[order], kind="mergesort")]
+    return pool[order], here + sums[order], left_out
 
 
 @njit(cache=True)

@@ -463,7 +463,7 @@ class CostSearch:
         pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET, own=own_symmetry)
         guesses, bases, left_out = _cost_kernels._candidate_guesses(
             solver.table, subset, pool, solver.solved, solver.num_slots, self.part_floor_at(depth - 1), self.orbit_of,
-            solver.caps[depth - 1], self.cost.guess_cost(s, depth), bound, dedupe, self.floor_at(depth - 1),
+            solver.caps[depth - 1], self.cost.guess_cost(s, depth), bound, dedupe,
         )
         return guesses, bases, int(left_out)
 
