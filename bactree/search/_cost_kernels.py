@@ -164,10 +164,7 @@ def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, c
         floor_seen = least + 1
     # Still open after a few levels (guesses that do not fit, as a cap on the height makes them): count the rest.
     rest = pool[(cheap >= floor_seen) & (cheap < left_out)]
-    sums, parts_largest, hits = _guess_bases(table, subset, rest, solved, num_slots, part_floor, orbit_of)
-    for j in range(rest.shape[0]):
-        if parts_largest[j] <= cap and (parts_largest[j] < s or hits[j]):
-            left_out = min(left_out, here + sums[j])
+    left_out = min(left_out, here + _least_counted(table, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
     return index[:kept], bases[:kept], largest[:kept], left_out
 
 
@@ -184,26 +181,37 @@ def _least_base(table, subset, pool, solved, num_slots, part_floor, orbit_of, ca
     s = subset.shape[0]
     num = pool.shape[0]
     cheap = _cheap_bases(table, subset, pool, solved, 0, floor_row, cap)
-    counts = np.zeros(num_slots, np.int64)
-    least = INFINITE
     first = np.argmin(cheap)
-    evaluated = 0
-    for step in range(num + 1):
-        j = first if step == 0 else step - 1
-        if cheap[j] >= least or (step > 0 and j == first):
+    if cheap[first] >= INFINITE:
+        return INFINITE  # no guess fits
+    counts = np.zeros(num_slots, np.int64)
+    total, largest, hit = _guess_base(table[pool[first]], subset, solved, part_floor[orbit_of[pool[first]]], counts)
+    least = total if largest <= cap and (largest < s or hit) else INFINITE
+    evaluated = 1
+    for j in range(num):
+        if j == first or cheap[j] >= least:
             continue
         if 4 * evaluated > num:
             rest = pool[j:][cheap[j:] < least]
-            sums, largest, hits = _guess_bases(table, subset, rest, solved, num_slots, part_floor, orbit_of)
-            for i in range(rest.shape[0]):
-                if largest[i] <= cap and (largest[i] < s or hits[i]):
-                    least = min(least, sums[i])
-            return least
+            return min(least, _least_counted(table, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
         g = pool[j]
         total, largest, hit = _guess_base(table[g], subset, solved, part_floor[orbit_of[g]], counts)
         evaluated += 1
         if largest <= cap and (largest < s or hit):
             least = min(least, total)
+    return least
+
+
+@njit(cache=True)
+def _least_counted(table, subset, guesses, solved, num_slots, part_floor, orbit_of, cap):
+    """The least sum of parts' floors of the `guesses` that fit `cap` and tell something (INFINITE if none), every
+    guess counted in one streaming pass (`_guess_bases`)."""
+    s = subset.shape[0]
+    sums, largest, hits = _guess_bases(table, subset, guesses, solved, num_slots, part_floor, orbit_of)
+    least = INFINITE
+    for j in range(guesses.shape[0]):
+        if largest[j] <= cap and (largest[j] < s or hits[j]):
+            least = min(least, sums[j])
     return least
 
 
@@ -247,10 +255,15 @@ def _memo_bound(subset, depth, floor, exact, lower):
     Sets of at most 2 count as held: their floor is exact.
     """
     s = subset.shape[0]
-    least = _floor_of(floor, depth, s)
     if s <= 2:
-        return least, True
-    key = _set_key(subset, depth)
+        return _floor_of(floor, depth, s), True
+    return _keyed_bound(_set_key(subset, depth), s, depth, floor, exact, lower)
+
+
+@njit(cache=True)
+def _keyed_bound(key, size, depth, floor, exact, lower):
+    """`_memo_bound` of a set of `size` secrets (3 or more) whose memo key is `key`, already made."""
+    least = _floor_of(floor, depth, size)
     if key in exact:
         return exact[key], True
     if key in lower:
@@ -336,12 +349,8 @@ def _open_guess(
         known[a] = part_floor[a, c]
         if 2 < c <= kernel_max:
             key = _set_key(ordered[starts[a]:starts[a + 1]], depth)
-            held = _floor_of(floor, depth, c)
-            if key in exact:
-                held = exact[key]
-            elif key in lower:
-                held = max(held, lower[key])
-            else:
+            held, is_held = _keyed_bound(key, c, depth, floor, exact, lower)
+            if not is_held:
                 open_keys[a, 0], open_keys[a, 1] = key
                 is_open[a] = True
             if held > known[a]:
