@@ -4,6 +4,7 @@ Usage:
   python scripts/probe_height.py [-n 5] [--symbols 0123456789] [--game bulls-cows] --path PATH [--by-lookahead] rank --left D [--top K]
   python scripts/probe_height.py ... --path PATH [--by-lookahead] [--store FILE [--store-min-depth K]] decide --left D
                                   [--start I] [--count N]
+  python scripts/probe_height.py ... --path PATH sample --left D [--count N] [--seed S]
 
 The set probed is what the guesses of PATH leave: PATH is comma-separated
 guesses, each CODE/ANSWER (the part of that answer) or CODE alone (its
@@ -41,6 +42,18 @@ PATH every 5 minutes and when it ends, even by Ctrl-C or SIGTERM
 `--start`/`--count` over processes or sessions, refutes no set twice.
 `--store-min-depth K` saves only refutations within K or more guesses
 (4: none of the kernel's, which come by thousands a minute).
+
+`sample` measures what refuting D for the set would cost two guesses
+further down, where the work is: a refutation must show, for every
+canonical guess of the set (with `--set-symmetry`, of the set's own
+symmetries) and every canonical next guess on its largest part, that some
+part of that next guess has no tree within D - 2. It counts those pairs
+of guesses, draws N of them at random (`--seed`), decides each (its parts
+largest first, as `decide` does, until one fails) and prints each one's
+CPU seconds, then their mean and median and the mean times the count: a
+projection of the whole refutation's CPU from a measured sample. One
+solver decides them all, so what it learns (its cores, its memo) carries
+from one to the next, as it would in a whole run.
 """
 
 from __future__ import annotations
@@ -155,6 +168,37 @@ def decide(
     return False
 
 
+def sample(
+    solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, count: int, seed: int,
+    set_symmetry: bool = False,
+) -> None:
+    """Decide `count` random pairs (a guess of the set, a next guess on its largest part) within `left`; project the whole."""
+    codes = solver.game.codes
+    pairs = []
+    for guess in ordered_guesses(solver, subset, history, left, False, set_symmetry):
+        largest = max(solver.split(subset, guess), key=len)
+        for after in ordered_guesses(solver, largest, history + (guess,), left - 1, False, set_symmetry):
+            pairs.append((guess, after))
+    print(f"{len(pairs)} pairs of guesses to refute", flush=True)
+    spent = []
+    for index in np.random.default_rng(seed).choice(len(pairs), min(count, len(pairs)), replace=False):
+        guess, after = pairs[int(index)]
+        began = time.process_time()
+        largest = max(solver.split(subset, guess), key=len)
+        path = history + (guess, after)
+        parts = sorted(solver.split(largest, after), key=len, reverse=True)
+        failed = next((
+            part for part in parts
+            if solver.over_class_cap(after, part, left - 2) or solver.find_guess(part, left - 2, path) < 0
+        ), None)
+        spent.append(time.process_time() - began)
+        outcome = "works" if failed is None else f"{len(failed)} secrets have no tree within {left - 2}"
+        print(f"{codes[guess]},{codes[after]}: largest {len(parts[0])}; {outcome}; {spent[-1]:.2f}s CPU", flush=True)
+    mean = float(np.mean(spent))
+    print(f"{len(spent)} pairs: mean {mean:.2f}s, median {float(np.median(spent)):.2f}s CPU; "
+          f"times {len(pairs)} pairs: {mean * len(pairs) / 3600:.1f} CPU hours", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="bulls-cows")
@@ -175,6 +219,10 @@ def main(argv: list[str] | None = None) -> None:
     deciding.add_argument("--left", type=int, required=True)
     deciding.add_argument("--start", type=int, default=0)
     deciding.add_argument("--count", type=int, default=None)
+    sampling = commands.add_parser("sample")
+    sampling.add_argument("--left", type=int, required=True, help="guesses left for the set")
+    sampling.add_argument("--count", type=int, default=10, help="pairs of guesses decided")
+    sampling.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     began = time.perf_counter()
     try:
@@ -195,6 +243,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}", flush=True)
             if args.command == "rank":
                 rank(solver, subset, history, args.left, args.top, args.by_lookahead, args.set_symmetry)
+            elif args.command == "sample":
+                sample(solver, subset, history, args.left, args.count, args.seed, args.set_symmetry)
             else:
                 decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead, args.set_symmetry)
     except BactreeError as err:

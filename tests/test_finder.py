@@ -15,6 +15,7 @@ from bactree.build import build
 from bactree.game import Game
 from bactree.search import Solver, TreeFinder
 from bactree.search._finder_kernels import _separating_guess, _three_left_guess, _three_left_search
+from bactree.search.cores import CoreStore
 from bactree.resume import ResumeFileError
 from bactree.treefile import check_document, dumps, replay_tree
 
@@ -47,7 +48,8 @@ def test_last_guess_kernels_match_the_brute_force(game, picks, hard, max_tries):
         if two >= 0:
             assert _tree_within(game, secrets, game.codes[two], 2, hard)
     three, tried = _three_left_guess(
-        solver.table, subset, solver.solved, solver.num_slots, *solver.count_caps(2), hard, max_tries
+        solver.table, subset, solver.solved, solver.num_slots, *solver.count_caps(2), hard, max_tries,
+        solver.cores.arrays(),
     )
     if three >= 0:
         assert _tree_within(game, secrets, game.codes[int(three)], 3, hard)
@@ -56,7 +58,8 @@ def test_last_guess_kernels_match_the_brute_force(game, picks, hard, max_tries):
         # class bounds drop only guesses that fail and keep the order: the same guess, in no more tries
         caps = solver.class_caps
         by_class, fewer = _three_left_guess(
-            solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, -1
+            solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, -1,
+            solver.cores.arrays(),
         )
         assert by_class == three and fewer <= tried
     else:
@@ -86,7 +89,7 @@ def test_remembered_part_verdicts_change_nothing(game, steps, hard, max_tries):
         subset = split[pick % len(split)] if split else subset
     caps = solver.class_caps
     args = (solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, max_tries)
-    assert _three_left_search(*args, True) == _three_left_search(*args, False)
+    assert _three_left_search(*args, True, solver.cores.arrays()) == _three_left_search(*args, False, CoreStore().arrays())
 
 
 @pytest.mark.parametrize("game", [Game(4, "012345", False), Game(4, "0123456", False), Game(4, "12345", True)], ids=str)

@@ -88,3 +88,26 @@ def test_decide_follows_the_lookahead_order(capsys):
 def test_a_path_answer_no_secret_gives_is_one_line(capsys):
     with pytest.raises(SystemExit, match="^Error: no secret left gives 3B0C to 012$"):
         probe_height.main(["-n", "3", "--symbols", "0123456", "--path", "012/0B0C,012/3B0C", "rank", "--left", "3"])
+
+
+def test_sample_lines_match_the_brute_force(capsys):
+    """Each sampled pair's outcome is what the brute force says of the next guess on the first guess's largest part."""
+    game, left = Game(3, "0123456", False), 4
+    secrets, lines = _probe(capsys, game, "012/1B1C", "sample", "--left", str(left), "--count", "6", "--seed", "3")
+    total = int(re.fullmatch(r"(\d+) pairs of guesses to refute", lines[0]).group(1))
+    for line in lines[1:-1]:
+        found = re.fullmatch(r"(\w+),(\w+): largest (\d+); (?:works|(\d+) secrets have no tree within (\d+)); [\d.]+s CPU", line)
+        assert found, line
+        guess, after, largest, size, within = found.groups()
+        split = parts(game, secrets, guess)
+        most = max(map(len, split.values()))
+        outcomes = set()
+        for part in (p for p in split.values() if len(p) == most):  # the script takes one of the largest
+            below = parts(game, part, after)
+            failing = [p for p in below.values() if not fits_within(game, p, left - 2)]
+            outcomes.add((max(map(len, below.values())), max(map(len, failing)) if failing else None))
+        reported = (int(largest), int(size) if size else None)
+        assert reported in outcomes  # the first part that fails, largest first: the largest failing one
+        assert within is None or int(within) == left - 2
+    assert re.fullmatch(rf"{len(lines) - 2} pairs: mean [\d.]+s, median [\d.]+s CPU; times {total} pairs: [\d.]+ CPU hours",
+                        lines[-1])

@@ -30,6 +30,7 @@ from ..game import Answer, Game
 from . import _finder_kernels, _height_kernels, _partition_kernels
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms
 from .class_caps import ClassCaps
+from .cores import CoreStore
 from .refutations import RefutationStore
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
@@ -110,6 +111,7 @@ class Solver:
         self._index_of: np.ndarray | None = None
         self._class_caps: ClassCaps | None = None
         self.refutations = RefutationStore(self.codes, self.table, self.perms, game.num_symbols, self.index_of())
+        self.cores = CoreStore()  # sets no guess separates, for every three-left search of this solver
 
     # -- symmetry -------------------------------------------------------
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
@@ -250,7 +252,8 @@ class Solver:
                 return int(_finder_kernels._separating_guess(self.table, subset, self.hard))
             caps = self.class_caps
             guess, tried = _finder_kernels._three_left_guess(
-                self.table, subset, self.solved, self.num_slots, caps.at(2), caps.orbit_of, self.hard, -1
+                self.table, subset, self.solved, self.num_slots, caps.at(2), caps.orbit_of, self.hard, -1,
+                self.cores.arrays(),
             )
             self.stats.kernel_tries += int(tried)
             return int(guess)
