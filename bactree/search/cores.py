@@ -10,7 +10,7 @@ a separator to a core and keeps it here, so later searches of the same
 solver, under any history, settle a part that holds a stored core without
 scanning every code. The parts of one search of 5 of 10 are all drawn from
 a few hundred secrets, and their cores (about 7 secrets) recur across the
-searches: see the docs' notes, 2026-11-27.
+searches: see the docs' notes, 2026-11-26 (late night).
 
 Cores hold when every code may be guessed; in hard mode a set's guesses are
 its own codes, so a larger set may have a separator its core lacks, and the
