@@ -81,6 +81,23 @@ def test_popcount_counts_bits(value: int) -> None:
     assert _partition_kernels._popcount(np.uint64(value)) == bin(value).count("1")
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 40), st.lists(st.integers(0, 10**6), max_size=80), st.integers(0, 10**9))
+def test_split_groups_by_answer_in_set_order(num_slots: int, picks: list[int], seed: int) -> None:
+    """`_split` and `_split_into` (into arrays holding an earlier split) group a set by answer, keeping its order."""
+    row = np.random.default_rng(seed).integers(0, num_slots, 300).astype(np.uint8)
+    subset = np.array(sorted({p % 300 for p in picks}), np.int64)
+    answers = row[subset]
+    counts = np.bincount(answers, minlength=num_slots)
+    expected = [x for a in range(num_slots) for x in subset[answers == a].tolist()]
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    ordered, got_starts, got_counts = _partition_kernels._split(row, subset, num_slots)
+    assert (ordered.tolist(), got_starts.tolist(), got_counts.tolist()) == (expected, starts.tolist(), counts.tolist())
+    held = (np.full(len(subset), 7), np.full(num_slots + 1, 7), np.full(num_slots, 7))
+    _partition_kernels._split_into(row, subset, *held)
+    assert [a.tolist() for a in held] == [expected, starts.tolist(), counts.tolist()]
+
+
 def most_answers_reference(game: Game, solver: Solver, subset: list[int], guesses: list[int]) -> int:
     """Over `guesses`: the most answers besides all-bulls a guess gets from `subset`, + 2 if it gets all-bulls."""
     counts = naive.partition_counts(game, guesses, subset)

@@ -20,7 +20,7 @@ from numba import njit
 
 from ._height_kernels import _find_guess
 from ._partition_kernels import (
-    _count_parts, _distinct_partitions, _guess_bases, _label_parts, _most_answers, _popcount, _split,
+    _count_parts, _distinct_partitions, _guess_bases, _label_parts, _most_answers, _popcount, _split_into,
 )
 
 INFINITE = 1 << 60  # the cost of an impossible tree; sums of a few stay below int64 overflow
@@ -329,24 +329,51 @@ def _open_guess(
     bound (`_lookahead`: remembered), until the bounds have risen by
     `room`: the guess is out of reach by then. Each part is keyed once.
     """
-    ordered, starts, counts = _split(table[guess], subset, num_slots)
-    sizes = np.empty(num_slots, np.int64)
+    ordered, starts, counts, slots, known, open_keys, is_open = _open_scratch(subset.shape[0], num_slots)
+    num_parts, raised = _open_guess_into(
+        table, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+        weights, hard, exact, lower, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
+    )
+    return ordered, starts, slots[:num_parts], known, raised
+
+
+@njit(cache=True)
+def _open_scratch(size, num_slots):
+    """The arrays `_open_guess_into` fills, for sets of up to `size` secrets."""
+    return (
+        np.empty(size, np.int64), np.empty(num_slots + 1, np.int64), np.empty(num_slots, np.int64),
+        np.empty(num_slots, np.int64), np.empty(num_slots, np.int64), np.empty((num_slots, 2), np.uint64),
+        np.empty(num_slots, np.bool_),
+    )
+
+
+@njit(cache=True)
+def _open_guess_into(
+    table, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+    weights, hard, exact, lower, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
+):
+    """`_open_guess` into arrays the caller holds (`_open_scratch`), so a loop over guesses allocates nothing.
+
+    Returns `(the number of parts, raised)`; the answers with a part are
+    `slots[:number]`, from the largest part down (answer order on ties).
+    """
+    _split_into(table[guess], subset, ordered, starts, counts)
     num_parts = 0
     for a in range(num_slots):
-        if a != solved and counts[a] > 0:
-            sizes[a] = -counts[a]
-            num_parts += 1
-        else:
-            sizes[a] = 0
-    slots = np.argsort(sizes, kind="mergesort")[:num_parts]
-    known = np.empty(num_slots, np.int64)
+        if a == solved or counts[a] == 0:
+            continue
+        j = num_parts  # insertion by size, after the equal ones: a stable sort, largest first
+        while j > 0 and counts[slots[j - 1]] < counts[a]:
+            slots[j] = slots[j - 1]
+            j -= 1
+        slots[j] = a
+        num_parts += 1
     part_floor = _floor_at(class_floor, depth)[orbit_of[guess]]
-    open_keys = np.zeros((num_slots, 2), np.uint64)  # parts 3 to `kernel_max` the memo does not hold, by key
-    is_open = np.zeros(num_slots, np.bool_)
     raised = 0
-    for a in slots:
+    for a in slots[:num_parts]:
         c = counts[a]
         known[a] = part_floor[a, c]
+        is_open[a] = False  # a part of 3 to `kernel_max` the memo does not hold, by its key in `open_keys`
         if 2 < c <= kernel_max:
             key = _set_key(ordered[starts[a]:starts[a + 1]], depth)
             held, is_held = _keyed_bound(key, c, depth, floor, exact, lower)
@@ -357,7 +384,7 @@ def _open_guess(
                 raised += held - known[a]
                 known[a] = held
     if lookahead:
-        for a in slots[1:]:
+        for a in slots[1:num_parts]:
             if raised >= room:
                 break
             if not is_open[a]:
@@ -372,7 +399,7 @@ def _open_guess(
             if bound > known[a]:
                 raised += bound - known[a]
                 known[a] = bound
-    return ordered, starts, slots, known, raised
+    return num_parts, raised
 
 
 @njit(cache=True)
@@ -390,6 +417,7 @@ def _screen_guesses(
     findings for it, or the number of guesses when none is left; `fail_low`
     is lowered to the least bound of the guesses ruled out.
     """
+    ordered, starts, counts, slots, known, open_keys, is_open = _open_scratch(subset.shape[0], num_slots)
     for i in range(start, guesses.shape[0]):
         guess = guesses[i]
         base = bases[i]
@@ -399,12 +427,13 @@ def _screen_guesses(
         limit = best + 1 if (best_guess >= 0 and guess < best_guess) else best
         if base >= limit:
             continue
-        ordered, starts, slots, known, raised = _open_guess(
+        num_parts, raised = _open_guess_into(
             table, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
-            weights, hard, exact, lower, kernel_max, limit - base,
+            weights, hard, exact, lower, kernel_max, limit - base, ordered, starts, counts, slots, known, open_keys,
+            is_open,
         )
         if base + raised < limit:
-            return i, fail_low, ordered, starts, slots, known, raised
+            return i, fail_low, ordered, starts, slots[:num_parts], known, raised
         fail_low = min(fail_low, base + raised)
     none = np.empty(0, np.int64)
     return guesses.shape[0], fail_low, none, np.zeros(num_slots + 1, np.int64), none, none, np.int64(0)
@@ -609,6 +638,7 @@ def _least_cost(
     labels = np.empty((num, s), np.int8)
     hashes = np.empty(num, np.uint64)
     seen_first = np.full(num_slots, -1, np.int8)
+    ordered, starts, counts, slots, known, open_keys, is_open = _open_scratch(s, num_slots)
     tried = 0
     for j in order:
         base = bases[j]
@@ -630,12 +660,12 @@ def _least_cost(
         tried += 1
         # Each part's floor raised to what the memo already proved of it (no lookahead here: slower).
         # (`bases` stands in for `level_fill`, which only the lookahead reads.)
-        ordered, starts, slots, known, raised = _open_guess(
+        num_parts, raised = _open_guess_into(
             table, subset, g, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
-            weights, hard, exact, lower, s, 0,
+            weights, hard, exact, lower, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
         )
         total = base + raised
-        for a in slots:
+        for a in slots[:num_parts]:
             if total >= best:
                 break
             if starts[a + 1] - starts[a] <= 2:

@@ -21,19 +21,36 @@ from numba import njit
 @njit(cache=True)
 def _split(row, subset, num_slots):
     """Group `subset` by answer: (secrets ordered by answer, start offset per slot, counts)."""
-    counts = np.zeros(num_slots, np.int64)
+    ordered = np.empty(subset.shape[0], np.int64)
+    starts = np.empty(num_slots + 1, np.int64)
+    counts = np.empty(num_slots, np.int64)
+    _split_into(row, subset, ordered, starts, counts)
+    return ordered, starts, counts
+
+
+@njit(cache=True)
+def _split_into(row, subset, ordered, starts, counts):
+    """`_split` into arrays the caller holds (a loop over guesses allocates nothing): `counts` has a slot per answer.
+
+    Each part's end is kept in `starts[a + 1]` and walked down as the
+    secrets are placed from the last, so each part keeps the set's order and
+    `starts[a + 1]` ends at the part's start, then moved down one slot.
+    """
+    num_slots = counts.shape[0]
+    counts[:] = 0
     for x in subset:
         counts[row[x]] += 1
-    starts = np.zeros(num_slots + 1, np.int64)
+    starts[0] = 0
     for a in range(num_slots):
         starts[a + 1] = starts[a] + counts[a]
-    fill = starts[:num_slots].copy()
-    ordered = np.empty(subset.shape[0], np.int64)
-    for x in subset:
+    for i in range(subset.shape[0] - 1, -1, -1):
+        x = subset[i]
         a = row[x]
-        ordered[fill[a]] = x
-        fill[a] += 1
-    return ordered, starts, counts
+        starts[a + 1] -= 1
+        ordered[starts[a + 1]] = x
+    for a in range(num_slots):
+        starts[a] = starts[a + 1]
+    starts[num_slots] = subset.shape[0]
 
 
 @njit(cache=True)
