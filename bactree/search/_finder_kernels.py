@@ -61,7 +61,7 @@ def _bit_count(v):
 
 @njit(cache=True)
 def _separators(table, part, distinct, found):
-    """How many codes give every secret of `part` its own answer, lowest first, stopping at `len(found)`; they go in `found`.
+    """How many codes give every secret of `part` its own answer (at most `len(found)`); they go in `found`, lowest first.
 
     Each code's answers are OR-ed into a 64-bit mask, one block of codes
     at a time (the masks stay in the first-level cache), and a code
