@@ -146,21 +146,22 @@ def decide(
     codes = solver.game.codes
     ranked = ordered_guesses(solver, subset, history, left, by_lookahead, set_symmetry)
     stop = len(ranked) if count is None else min(len(ranked), start + count)
-    for index in range(start, stop):
-        began = time.process_time()
-        guess = ranked[index]
-        after = history + (guess,)
-        parts = sorted(solver.split(subset, guess), key=len, reverse=True)
-        failed = next((
-            part for part in parts
-            if solver.over_class_cap(guess, part, left - 1) or solver.find_guess(part, left - 1, after) < 0
-        ), None)
-        if failed is None:
-            print(f"{index} {codes[guess]}: works", flush=True)
-            return True
-        print(f"{index} {codes[guess]}: largest {len(parts[0])}; {solver.answer_to(guess, failed)} "
-              f"({len(failed)} secrets) has no tree within {left - 1}", flush=True)
-        print(f"{index}: {time.process_time() - began:.2f}s CPU", file=sys.stderr, flush=True)
+    with solver.screening(subset, left):  # as the search screens the parts of a set it decides
+        for index in range(start, stop):
+            began = time.process_time()
+            guess = ranked[index]
+            after = history + (guess,)
+            parts = sorted(solver.split(subset, guess), key=len, reverse=True)
+            failed = next((
+                part for part in parts
+                if solver.over_class_cap(guess, part, left - 1) or solver.find_guess(part, left - 1, after) < 0
+            ), None)
+            if failed is None:
+                print(f"{index} {codes[guess]}: works", flush=True)
+                return True
+            print(f"{index} {codes[guess]}: largest {len(parts[0])}; {solver.answer_to(guess, failed)} "
+                  f"({len(failed)} secrets) has no tree within {left - 1}", flush=True)
+            print(f"{index}: {time.process_time() - began:.2f}s CPU", file=sys.stderr, flush=True)
     if stop == len(ranked):
         print(f"refuted: none of the {len(ranked)} guesses starts a tree within {left}")
         if not solver.refutations.refuted(subset, left):  # saved with the store: a build loading it finds the set refuted

@@ -47,6 +47,7 @@ from bactree.game import make_game  # noqa: E402
 from bactree.search import Solver  # noqa: E402
 from bactree.search._finder_kernels import _separating_guess, _three_left_guess  # noqa: E402
 from bactree.search._symmetry import _set_maps  # noqa: E402
+from bactree.search.screens import NO_CLASSES  # noqa: E402
 
 
 @njit(cache=True)
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
             member[:] = False
             member[part] = True
             began = time.process_time()
-            works, _ = _three_left_guess(table, part, solved, slots, *limits, False, -1, solver.cores.arrays())
+            works, _ = _three_left_guess(table, part, solved, slots, *limits, False, -1, solver.cores.arrays(), NO_CLASSES)
             spent = time.process_time() - began
             kernel_s += spent
             earlier = shapes.setdefault(invariant(table, part), [])

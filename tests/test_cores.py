@@ -11,9 +11,11 @@ from naive_search import fits_within
 from bactree.game import Game
 from bactree.search import Solver
 from bactree.search._finder_kernels import (
-    _holds_core, _least_core, _separators, _store_core, _three_left_guess, _three_left_search,
+    _holds_core, _least_core, _screened_by_classes, _screened_by_count, _separators, _store_core, _three_left_guess,
+    _three_left_search,
 )
 from bactree.search.cores import CoreStore
+from bactree.search.screens import CALLS_FIRST, NO_CLASSES, ClassScreen
 
 TINY = Game(3, "012345", False)
 GAMES = [TINY, Game(4, "0123456789", False), Game(4, "123456", True)]
@@ -125,7 +127,7 @@ def test_hard_mode_infers_nothing_from_smaller_parts():
     caps = solver.class_caps
     subset = np.array(HARD_SET, np.int64)
     guess, _ = _three_left_guess(
-        solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, True, -1, solver.cores.arrays()
+        solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, True, -1, solver.cores.arrays(), NO_CLASSES
     )
     assert fits_within(TINY, frozenset(TINY.codes[i] for i in HARD_SET), 3, True)
     assert guess >= 0
@@ -140,4 +142,41 @@ def test_the_store_changes_no_search(hard, game, picks):
     solver = SOLVERS[game]
     caps = solver.class_caps
     args = (solver.table, _part(game, picks), solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, -1)
-    assert _three_left_search(*args, True, solver.cores.arrays()) == _three_left_search(*args, False, CoreStore().arrays())
+    assert _three_left_search(*args, True, solver.cores.arrays(), NO_CLASSES) == _three_left_search(
+        *args, False, CoreStore().arrays(), NO_CLASSES
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 10**9), st.integers(3, 300), st.booleans())
+def test_the_screen_by_answer_classes_equals_the_count(game, seed, size, inside):
+    """`_screened_by_classes` keeps the codes `_screened_by_count` keeps, with the same largest parts, on a part of
+    the set whose classes it holds; for a set not inside that one it declines (an empty array)."""
+    solver = SOLVERS[game]
+    caps = solver.class_caps
+    rng = np.random.default_rng(seed)
+    outer = np.sort(rng.choice(len(game.codes), min(size, len(game.codes)), replace=False)).astype(np.int64)
+    row = solver.table[rng.integers(len(game.codes))]
+    part = outer[row[outer] == row[outer[0]]]  # one answer class of a random guess, as a search meets them
+    if not inside:
+        part = np.union1d(part, rng.integers(len(game.codes), size=2)).astype(np.int64)
+    classes = ClassScreen(solver.table, outer, solver.num_slots, solver.solved)
+    classes.calls = CALLS_FIRST
+    screened = _screened_by_classes(part, caps.at(2), caps.orbit_of, classes.arrays())
+    if not inside and not np.isin(part, outer).all():
+        assert len(screened) == 0
+    else:
+        counted = _screened_by_count(solver.table, part, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of)
+        assert screened.tolist() == counted.tolist()
+        args = (solver.table, part, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, False, -1, True)
+        assert _three_left_search(*args, solver.cores.arrays(), classes.arrays()) == _three_left_search(
+            *args, CoreStore().arrays(), NO_CLASSES
+        )
+
+
+def test_a_screen_is_made_only_after_its_first_searches():
+    solver = SOLVERS[TINY]
+    screen = ClassScreen(solver.table, solver.all_guesses, solver.num_slots, solver.solved)
+    assert all(screen.arrays() is NO_CLASSES for _ in range(CALLS_FIRST))
+    bits, by_size, position = screen.arrays()
+    assert bits.shape == (len(TINY.codes), solver.num_slots, 2) and position.tolist() == list(range(len(TINY.codes)))

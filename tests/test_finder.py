@@ -16,6 +16,7 @@ from bactree.game import Game
 from bactree.search import Solver, TreeFinder
 from bactree.search._finder_kernels import _separating_guess, _three_left_guess, _three_left_search
 from bactree.search.cores import CoreStore
+from bactree.search.screens import NO_CLASSES
 from bactree.resume import ResumeFileError
 from bactree.treefile import check_document, dumps, replay_tree
 
@@ -49,7 +50,7 @@ def test_last_guess_kernels_match_the_brute_force(game, picks, hard, max_tries):
             assert _tree_within(game, secrets, game.codes[two], 2, hard)
     three, tried = _three_left_guess(
         solver.table, subset, solver.solved, solver.num_slots, *solver.count_caps(2), hard, max_tries,
-        solver.cores.arrays(),
+        solver.cores.arrays(), NO_CLASSES,
     )
     if three >= 0:
         assert _tree_within(game, secrets, game.codes[int(three)], 3, hard)
@@ -59,7 +60,7 @@ def test_last_guess_kernels_match_the_brute_force(game, picks, hard, max_tries):
         caps = solver.class_caps
         by_class, fewer = _three_left_guess(
             solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, -1,
-            solver.cores.arrays(),
+            solver.cores.arrays(), NO_CLASSES,
         )
         assert by_class == three and fewer <= tried
     else:
@@ -89,7 +90,9 @@ def test_remembered_part_verdicts_change_nothing(game, steps, hard, max_tries):
         subset = split[pick % len(split)] if split else subset
     caps = solver.class_caps
     args = (solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, max_tries)
-    assert _three_left_search(*args, True, solver.cores.arrays()) == _three_left_search(*args, False, CoreStore().arrays())
+    assert _three_left_search(*args, True, solver.cores.arrays(), NO_CLASSES) == _three_left_search(
+        *args, False, CoreStore().arrays(), NO_CLASSES
+    )
 
 
 @pytest.mark.parametrize("game", [Game(4, "012345", False), Game(4, "0123456", False), Game(4, "12345", True)], ids=str)

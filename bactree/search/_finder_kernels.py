@@ -120,13 +120,110 @@ def _separating_guess(table, part, hard):
 
 
 @njit(cache=True)
-def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, cores):
+def _screened_by_count(table, subset, solved, num_slots, limits, orbit_of):
+    """Per code, the largest part it leaves of `subset` if every part is within its class's bound with two guesses
+    left (`limits[orbit_of[code], answer]`, all-bulls aside), else -1: one streaming pass counting every code's parts."""
+    num_codes = table.shape[1]
+    counts = np.zeros(num_slots * num_codes, np.uint16)
+    for x in subset:
+        row = table[x]
+        for g in range(num_codes):
+            counts[row[g] * num_codes + g] += 1
+    fit_largest = np.full(num_codes, -1, np.int64)
+    for g in range(num_codes):
+        cap = limits[orbit_of[g]]
+        largest = 0
+        for a in range(num_slots):
+            if a == solved:
+                continue
+            c = np.int64(counts[a * num_codes + g])
+            if c > cap[a]:
+                largest = -1
+                break
+            largest = max(largest, c)
+        fit_largest[g] = largest
+    return fit_largest
+
+
+@njit(cache=True)
+def _answer_classes(table, outer, num_slots, solved):
+    """Every code's answer classes within `outer`, as bit masks over its positions, and each code's answers by class size.
+
+    Returns `(bits, by_size)`: `bits[g, a]` the secrets of `outer` that
+    answer a to code g (`(|outer| + 63) // 64` words), `by_size[g]` the
+    answers with a class, all-bulls aside, largest class first, then -1.
+    """
+    num_codes = table.shape[1]
+    words = (outer.shape[0] + 63) // 64
+    bits = np.zeros((num_codes, num_slots, words), np.uint64)
+    sizes = np.zeros((num_codes, num_slots), np.int64)
+    for i in range(outer.shape[0]):
+        row = table[outer[i]]
+        word = i >> 6
+        bit = np.uint64(1) << np.uint64(i & 63)
+        for g in range(num_codes):
+            bits[g, row[g], word] |= bit
+            sizes[g, row[g]] += 1
+    by_size = np.full((num_codes, num_slots), -1, np.int8)
+    for g in range(num_codes):
+        k = 0
+        for a in np.argsort(-sizes[g], kind="mergesort"):
+            if a != solved and sizes[g, a] > 0:
+                by_size[g, k] = a
+                k += 1
+    return bits, by_size
+
+
+@njit(cache=True)
+def _screened_by_classes(subset, limits, orbit_of, classes):
+    """`_screened_by_count` for a `subset` of a set whose answer classes are at hand (`classes`), or an empty array.
+
+    `classes` is `(bits, by_size, position)` from `_answer_classes` of the
+    outer set, `position[code]` its place there (-1 outside). A code's
+    part of `subset` for answer a is its class a ANDed with `subset`'s
+    mask, counted by popcount, the classes largest first: a code is
+    mostly ruled out at its first class, a few words of work instead of a
+    count per secret. Empty when `classes` is empty or `subset` leaves the outer set.
+    """
+    bits, by_size, position = classes
+    if bits.shape[0] == 0:
+        return np.empty(0, np.int64)
+    num_codes, num_slots, words = bits.shape
+    inside = np.zeros(words, np.uint64)
+    for x in subset:
+        at = position[x]
+        if at < 0:
+            return np.empty(0, np.int64)
+        inside[at >> 6] |= np.uint64(1) << np.uint64(at & 63)
+    fit_largest = np.full(num_codes, -1, np.int64)
+    for g in range(num_codes):
+        cap = limits[orbit_of[g]]
+        largest = 0
+        for j in range(num_slots):
+            a = by_size[g, j]
+            if a < 0:
+                break
+            c = 0
+            for w in range(words):
+                c += _bit_count(bits[g, a, w] & inside[w])
+            if c > cap[a]:
+                largest = -1
+                break
+            largest = max(largest, c)
+        fit_largest[g] = largest
+    return fit_largest
+
+
+@njit(cache=True)
+def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, cores, classes):
     """(a guess after which every part of `subset` is solved within two guesses, or -1; the guesses tried).
 
-    `_three_left_search` with its parts' verdicts remembered and the
-    solver's store of cores (`bactree.search.cores.CoreStore.arrays`): the same.
+    `_three_left_search` with its parts' verdicts remembered, the solver's
+    store of cores (`bactree.search.cores.CoreStore.arrays`) and, when
+    `subset` is a part of a set whose answer classes are at hand, those
+    (`bactree.search.screens.ClassScreen.arrays`; empty arrays if not): the same.
     """
-    return _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, True, cores)
+    return _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, True, cores, classes)
 
 
 @njit(cache=True)
@@ -312,7 +409,7 @@ def _place(known_keys, known_at, known_ok, key, at, verdict):
 
 
 @njit(cache=True)
-def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, remember, cores):
+def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, remember, cores, classes):
     """(a guess after which every part of `subset` is solved within two guesses, or -1; the guesses tried).
 
     At most `max_tries` guesses are tried (all when it is negative): then -1 proves nothing.
@@ -347,11 +444,9 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
     """
     s = subset.shape[0]
     num_codes = table.shape[1]
-    counts = np.zeros(num_slots * num_codes, np.uint16)
-    for x in subset:
-        row = table[x]
-        for g in range(num_codes):
-            counts[row[g] * num_codes + g] += 1
+    fit_largest = _screened_by_classes(subset, limits, orbit_of, classes)
+    if fit_largest.shape[0] == 0:
+        fit_largest = _screened_by_count(table, subset, solved, num_slots, limits, orbit_of)
     member = np.zeros(num_codes, np.bool_)
     for x in subset:
         member[x] = True
@@ -365,18 +460,8 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
             g = idx - s
             if member[g]:
                 continue
-        fits = True
-        largest = 0
-        cap = limits[orbit_of[g]]
-        for a in range(num_slots):
-            if a == solved:
-                continue
-            c = counts[a * num_codes + g]
-            if c > cap[a]:
-                fits = False
-                break
-            largest = max(largest, c)
-        if not fits or (largest == s and not member[g]):
+        largest = fit_largest[g]
+        if largest < 0 or (largest == s and not member[g]):
             continue  # a part too large, or the guess tells nothing
         order[num] = g
         largest_of[num] = largest
@@ -385,15 +470,17 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
         return -1, 0
     # Partitions are hashed for the guesses that fit only (often none, or few): a weight per secret, summed per part.
     sums = np.zeros(num_slots * num, np.uint64)
+    sizes_of = np.zeros(num_slots * num, np.int64)
     for x in subset:
         row = table[x]
         w = _mix(np.uint64(x) + np.uint64(0x9E3779B97F4A7C15))
         for j in range(num):
             sums[row[order[j]] * num + j] += w
+            sizes_of[row[order[j]] * num + j] += 1
     hashes = np.zeros(num, np.uint64)
     for j in range(num):
         for a in range(num_slots):
-            if a != solved and counts[a * num_codes + order[j]]:
+            if a != solved and sizes_of[a * num + j]:
                 hashes[j] += _mix(sums[a * num + j])
     by_hash = np.argsort(hashes[:num], kind="mergesort")  # stable: the first of each partition stays first
     keep = np.zeros(num, np.bool_)

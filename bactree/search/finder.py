@@ -34,6 +34,7 @@ from .. import _kernels as _code_kernels
 from ..treefile import Node, node
 from . import _finder_kernels
 from .height import KERNEL_DEPTH, Progress, SearchBudgetExceeded, Solver
+from .screens import NO_CLASSES
 
 # Widths tried in turn: guesses per set above the kernel's levels; with three guesses left,
 # `TRIES_PER_WIDTH` times as many (one per distinct partition, best first).
@@ -129,7 +130,7 @@ class TreeFinder:
             tries = -1 if width >= EVERY // TRIES_PER_WIDTH else TRIES_PER_WIDTH * width
             guess, tried = _finder_kernels._three_left_guess(
                 solver.table, subset, solver.solved, solver.num_slots, *self.limits, solver.hard, tries,
-                solver.cores.arrays(),
+                solver.cores.arrays(), NO_CLASSES,
             )
             self.kernel_tries += int(tried)
             return int(guess), tried != tries

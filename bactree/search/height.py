@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -31,6 +33,7 @@ from . import _finder_kernels, _height_kernels, _partition_kernels
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms
 from .class_caps import ClassCaps
 from .cores import CoreStore
+from .screens import NO_CLASSES, ClassScreen
 from .refutations import RefutationStore
 
 # At and below this many guesses left the numba kernel takes over (no symmetry).
@@ -112,6 +115,7 @@ class Solver:
         self._class_caps: ClassCaps | None = None
         self.refutations = RefutationStore(self.codes, self.table, self.perms, game.num_symbols, self.index_of())
         self.cores = CoreStore()  # sets no guess separates, for every three-left search of this solver
+        self._screens: list[ClassScreen] = []  # the sets being decided with four guesses left, innermost last
 
     # -- symmetry -------------------------------------------------------
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
@@ -251,9 +255,10 @@ class Solver:
             if depth == 2:
                 return int(_finder_kernels._separating_guess(self.table, subset, self.hard))
             caps = self.class_caps
+            classes = self._screens[-1].arrays() if self._screens else NO_CLASSES
             guess, tried = _finder_kernels._three_left_guess(
                 self.table, subset, self.solved, self.num_slots, caps.at(2), caps.orbit_of, self.hard, -1,
-                self.cores.arrays(),
+                self.cores.arrays(), classes,
             )
             self.stats.kernel_tries += int(tried)
             return int(guess)
@@ -273,12 +278,26 @@ class Solver:
         self.stats.python_nodes += 1
         result = -1
         if len(subset) <= self.class_caps.whole(depth):  # else no tree of `depth` holds the set
-            for guess in self.ordered_guesses(subset, depth, history):
-                if self._guess_works(subset, depth, history, int(guess)):
-                    result = int(guess)
-                    break
+            with self.screening(subset, depth):
+                for guess in self.ordered_guesses(subset, depth, history):
+                    if self._guess_works(subset, depth, history, int(guess)):
+                        result = int(guess)
+                        break
         self._memo[key] = result
         return result
+
+    @contextmanager
+    def screening(self, subset: np.ndarray, depth: int) -> Iterator[None]:
+        """While `subset` is decided within `depth` = 4 guesses, the three-left searches of its parts screen
+        guesses by its answer classes (`screens.ClassScreen`); other depths, hard mode and wide answers: no change."""
+        if depth != KERNEL_DEPTH + 1 or self.hard or self.num_slots > _finder_kernels.MAX_SLOTS:
+            yield
+            return
+        self._screens.append(ClassScreen(self.table, subset, self.num_slots, self.solved))
+        try:
+            yield
+        finally:
+            self._screens.pop()
 
     def ordered_guesses(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> np.ndarray:
         """Canonical guesses whose parts all fit `depth - 1`, best first.
