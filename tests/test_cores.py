@@ -15,7 +15,7 @@ from bactree.search._finder_kernels import (
     _three_left_search,
 )
 from bactree.search.cores import CoreStore
-from bactree.search.screens import CALLS_FIRST, NO_CLASSES, ClassScreen
+from bactree.search.screens import CALLS_FIRST, MOST_SECRETS, NO_CLASSES, ClassScreen
 
 TINY = Game(3, "012345", False)
 GAMES = [TINY, Game(4, "0123456789", False), Game(4, "123456", True)]
@@ -148,30 +148,35 @@ def test_the_store_changes_no_search(hard, game, picks):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(GAMES), st.integers(0, 10**9), st.integers(3, 300), st.booleans())
-def test_the_screen_by_answer_classes_equals_the_count(game, seed, size, inside):
-    """`_screened_by_classes` keeps the codes `_screened_by_count` keeps, with the same largest parts, on a part of
-    the set whose classes it holds; for a set not inside that one it declines (an empty array)."""
+@given(st.sampled_from(GAMES), st.integers(0, 10**9), st.integers(3, 1500), st.booleans(), st.booleans())
+def test_the_screen_by_answer_classes_equals_the_count(game, seed, size, one_class, inside):
+    """`_screened_by_classes` keeps the codes `_screened_by_count` keeps, with the same largest parts, on a part
+    of the set whose classes it holds (the search gives it parts of `CLASS_SCREEN_LEAST` or more); it declines
+    (an empty array) for parts under its least size and for sets not inside that one; no classes are made for
+    sets over `MOST_SECRETS`."""
     solver = SOLVERS[game]
     caps = solver.class_caps
     rng = np.random.default_rng(seed)
     outer = np.sort(rng.choice(len(game.codes), min(size, len(game.codes)), replace=False)).astype(np.int64)
     row = solver.table[rng.integers(len(game.codes))]
-    part = outer[row[outer] == row[outer[0]]]  # one answer class of a random guess, as a search meets them
+    same = row[outer] == row[outer[0]]
+    part = outer[same] if one_class or same.all() else outer[~same]  # one answer class of a guess, or the rest
     if not inside:
         part = np.union1d(part, rng.integers(len(game.codes), size=2)).astype(np.int64)
     classes = ClassScreen(solver.table, outer, solver.num_slots, solver.solved)
     classes.calls = CALLS_FIRST
-    screened = _screened_by_classes(part, caps.at(2), caps.orbit_of, classes.arrays())
-    if not inside and not np.isin(part, outer).all():
+    screened = _screened_by_classes(part, caps.at(2), caps.orbit_of, classes.arrays(), 0)
+    if not np.isin(part, outer).all() or len(outer) > MOST_SECRETS:
         assert len(screened) == 0
     else:
         counted = _screened_by_count(solver.table, part, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of)
         assert screened.tolist() == counted.tolist()
-        args = (solver.table, part, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, False, -1, True)
-        assert _three_left_search(*args, solver.cores.arrays(), classes.arrays()) == _three_left_search(
-            *args, CoreStore().arrays(), NO_CLASSES
-        )
+        declined = len(_screened_by_classes(part, caps.at(2), caps.orbit_of, classes.arrays(), len(part) + 1)) == 0
+        assert declined and len(_screened_by_classes(part, caps.at(2), caps.orbit_of, classes.arrays(), len(part)))
+    args = (solver.table, part, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, False, -1, True)
+    assert _three_left_search(*args, solver.cores.arrays(), classes.arrays()) == _three_left_search(
+        *args, CoreStore().arrays(), NO_CLASSES
+    )
 
 
 def test_a_screen_is_made_only_after_its_first_searches():
