@@ -8,7 +8,9 @@ left, every such search is of a part of S, so S's answer classes under
 every code, kept as bit masks over S, give each code's part sizes by
 popcount, its largest class on S first: a code is mostly ruled out at its
 first class (`_finder_kernels._screened_by_classes`; measured on 712 parts
-of a 524-secret set of 5 of 10: 1.52 s -> 0.44 s, the same codes kept).
+of a 524-secret set of 5 of 10: 1.52 s -> 0.44 s, the same codes kept;
+parts under `_finder_kernels.CLASS_SCREEN_LEAST` secrets are still
+counted, since there a code's first classes seldom rule it out).
 The masks take |codes| x |answers| x |S| / 8 bytes (78 MB for 524 secrets
 of 5 of 10), made in about 0.15 s, so they are made only for sets of at
 most `MOST_SECRETS` and only once `CALLS_FIRST` searches of their parts
