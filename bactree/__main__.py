@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .cli import main
+from .command import main
 
 main()

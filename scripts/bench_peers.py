@@ -11,7 +11,7 @@ machine disturbs least. Without peers it measures bactree alone. Every
 result is checked: bactree's total, mmstrat's total, the Rust minimax's
 height and the total of arfst23's tree (replayed here) must be the proven
 optimum, or the row says so. How to build each peer from its public source:
-docs/performance-peers.md. bactree runs as `python -m bactree.cli build`
+docs/performance-peers.md. bactree runs as `python -m bactree build`
 in this interpreter, once untimed first so that numba's cache is warm.
 A bactree process spends about half a second importing numpy and numba
 before it searches, and more where the environment holds packages that
@@ -198,7 +198,7 @@ def arfst23_answer(text: str, colours: int = 6) -> int | None:
 # -- the table -------------------------------------------------------------------------------------------
 def bactree_build(options: tuple[str, ...]) -> list[str]:
     """bactree build in this interpreter, its tree written to a scratch file (a build writes its file atomically)."""
-    return [sys.executable, "-m", "bactree.cli", "build", *options, "--quiet", "-o", str(Path(SCRATCH.name) / "tree.json")]
+    return [sys.executable, "-m", "bactree", "build", *options, "--quiet", "-o", str(Path(SCRATCH.name) / "tree.json")]
 
 
 SCRATCH = tempfile.TemporaryDirectory(prefix="bench_peers-")  # removed when this script ends

@@ -125,7 +125,7 @@ def measure(name: str, objective: str, timeout: float, trees: Path) -> dict:
             run["result"] = f"answer table: {table['bytes'] / 2**20:.1f} MiB in {table['seconds']:.1f}s"
     else:
         out = trees / f"{name}-{objective}.json"
-        run = run_measured([sys.executable, "-m", "bactree.cli", "build", *options, "-O", objective, "-o", str(out), "-q"],
+        run = run_measured([sys.executable, "-m", "bactree", "build", *options, "-O", objective, "-o", str(out), "-q"],
                            timeout)
         if run["finished"]:  # `FILE: height 7, 5040 nodes, total 27758, mean 5.5075, optimal, 6.1s`
             found = re.search(r": height (\d+), (\d+) nodes, total (\d+), mean [\d.]+, (.*), [\d.]+s$", run["stdout"].strip())

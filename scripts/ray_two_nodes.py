@@ -243,7 +243,7 @@ class TwoNodes:
         environment, as Ray's workers do, and not from the current folder.
         """
         output, log = self.folder / f"{name}.json", self.folder / f"{name}.log"
-        command = [sys.executable, "-m", "bactree.cli", "build", *args, *executor, "-o", str(output)]
+        command = [sys.executable, "-m", "bactree", "build", *args, *executor, "-o", str(output)]
         started = time.perf_counter()
         done = _run(_in(namespace, command) if namespace else command, f"the {name} build", 3600, log, env=self.env,
                     cwd=self.folder)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,3 +38,30 @@ def test_the_command_builds_without_numba_s_blas_probe(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done
     assert "optimal" in done.stdout and done.stdout.rstrip().endswith("scipy.linalg: None"), done.stdout
+
+
+def test_the_command_asks_openblas_for_one_thread_unless_told(tmp_path: Path) -> None:
+    """`python -m bactree` (the console script's `bactree.command.main`) sets OPENBLAS_NUM_THREADS=1 before numpy
+    loads, keeps a number the user chose, and still runs the command (its atexit handler prints what numpy's process
+    had when the command ended)."""
+    script = (
+        "import atexit, os, sys\n"
+        "atexit.register(lambda: print('threads:', os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules))\n"
+        "from bactree.command import main\n"
+        f"sys.argv = ['bactree', 'build', '-n', '2', '--symbols', '0123', '-o', {str(tmp_path / 't.json')!r}]\n"
+        "main()\n"
+    )
+    for chosen, expected in ((None, "1"), ("2", "2")):
+        environment = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+        if chosen:
+            environment["OPENBLAS_NUM_THREADS"] = chosen
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=environment)
+        assert done.returncode == 0 and "optimal" in done.stdout, done
+        assert done.stdout.rstrip().endswith(f"threads: {expected} True"), done.stdout
+
+
+def test_importing_the_command_module_loads_no_numpy() -> None:
+    """The setting must come before numpy loads: `bactree.command` itself imports neither numpy nor the CLI."""
+    script = "import sys; import bactree.command; print(sorted(m for m in ('numpy', 'bactree.cli') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "[]", done
