@@ -19,6 +19,7 @@ from bactree.search import TOTAL_GUESSES, CostSearch
 from bactree.search import cost as search_cost
 from bactree.search import height as search_height
 from bactree.search._symmetry import _answer_counts, _least_in_orbits, _set_automorphisms
+from bactree.search.refine import refine
 from bactree.search.refutations import RefutationStore
 
 GAMES = [Game(3, "01234", False), Game(2, "0123", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]
@@ -146,22 +147,45 @@ def test_find_guess_with_set_symmetry_matches_brute_force(game, steps, depth, ha
     game=st.sampled_from([Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]),
     steps=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=2),
     hard=st.booleans(),
+    set_symmetry_from=st.sampled_from([3, 10**9]),
 )
-def test_cost_search_with_set_symmetry_matches_brute_force(game, steps, hard):
-    """Every set searched in Python over one guess per orbit of its own symmetries: the least total and the
-    lowest guess reaching it are the brute force's."""
+def test_cost_search_with_set_symmetry_matches_brute_force(game, steps, hard, set_symmetry_from):
+    """Every set searched in Python over one guess per orbit of its own symmetries (from 3 secrets up), or of its
+    history's only (`SET_SYMMETRY_MIN_SET` past every set): the least total and the lowest guess reaching it are the
+    brute force's."""
     solver = search_height.Solver(game, hard=hard)
     for _, subset, history in met_sets(solver, steps):
         pass
     secrets = frozenset(game.codes[x] for x in subset)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_cost, "SYMMETRY_MIN_SET", 3)
+        patch.setattr(search_cost, "SET_SYMMETRY_MIN_SET", set_symmetry_from)
         patch.setattr(search_cost, "KERNEL_MAX_SET", 2)
         total, guess = CostSearch(solver, TOTAL_GUESSES).best_guess(subset, solver.num_codes, history)
     assert total == least_total(game, secrets, hard)
     if len(secrets) > 1:
         useful = [g for g in guesses(game, secrets, hard) if useful_parts(game, secrets, g) is not None]
         assert game.codes[guess] == min(g for g in useful if guess_total(game, secrets, g, hard) == total)
+
+
+def test_the_cost_search_uses_set_symmetry_from_its_least_size_and_refine_at_every_size(monkeypatch):
+    """Sets of `SET_SYMMETRY_MIN_SET` or more get one guess per orbit of their own symmetries, smaller ones the
+    history's; `refine` (a budgeted search, whose budget counts sets) uses the set's at every size."""
+    game = Game(3, "01234", False)
+    solver = search_height.Solver(game)
+    sizes = []
+    monkeypatch.setattr(search_height.Solver, "set_canonical_guesses",
+                        lambda self, subset, history: sizes.append(len(subset)) or self.canonical_guesses(history))
+    monkeypatch.setattr(search_cost, "SYMMETRY_MIN_SET", 3)
+    monkeypatch.setattr(search_cost, "KERNEL_MAX_SET", 2)
+    monkeypatch.setattr(search_cost, "SET_SYMMETRY_MIN_SET", 20)
+    search = CostSearch(solver, TOTAL_GUESSES)
+    search.solve(solver.all_guesses, 6, kernel=False)
+    assert sizes and min(sizes) >= 20, sizes
+    assert search.nodes_searched > len(sizes)  # the smaller sets were searched too, without them
+    sizes.clear()
+    refine(CostSearch(solver, TOTAL_GUESSES), solver.all_guesses, 6, (), budget=10**6)
+    assert sizes and min(sizes) < 20, sizes
 
 
 def random_image(game: Game, codes: list[str], seed: int) -> list[str]:

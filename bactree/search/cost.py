@@ -38,6 +38,11 @@ INFINITE = _cost_kernels.INFINITE
 
 # Sets at least this large are searched over canonical guesses only (symmetry).
 SYMMETRY_MIN_SET = 24
+# Sets at least this large are also searched over one guess per orbit of their own symmetries; below it,
+# listing a set's maps and filtering its guesses cost more than the guesses they save (in-process expected
+# builds on one core, 2026-11-27: 4 of 10 20.8 -> 19.4 s CPU, 4 of 9 2.59 -> 2.46, Mastermind 4x7 2.64 -> 2.55).
+# `refine` lowers it to 0 (`CostSearch.set_symmetry_min_set`): see there.
+SET_SYMMETRY_MIN_SET = 150
 # Node counts: sets at most this large first try the kernel's search for a tree of
 # still-possible guesses (no memo); larger ones leave it to the memoised search.
 PERFECT_CHECK_MAX_SET = 100
@@ -180,7 +185,9 @@ class CostSearch:
 
     While `refine.refine` runs, `budget` caps the sets searched here (not in the
     kernel); past it `solve` raises `BudgetExceeded`. It counts work, not
-    time, so runs are reproducible. `deadline` (a `time.perf_counter()`
+    time, so runs are reproducible. Sets of `set_symmetry_min_set` secrets
+    or more are searched over one guess per orbit of their own symmetries
+    (`SET_SYMMETRY_MIN_SET`). `deadline` (a `time.perf_counter()`
     value) stops a search the same way when the clock passes it: for callers
     that answer in bounded time (`bactree.coach`) rather than reproducibly.
     """
@@ -193,6 +200,7 @@ class CostSearch:
         self.solver = solver
         self.greedy_rule = greedy_rule
         self.budget: int | None = None
+        self.set_symmetry_min_set = SET_SYMMETRY_MIN_SET
         self.deadline: float | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
@@ -284,7 +292,8 @@ class CostSearch:
             raise BudgetExceeded
         solver = self.solver
         best, best_guess = bound, -1
-        guesses, bases, fail_low = self.candidates(subset, depth, history, bound, own_symmetry=True)
+        own_symmetry = s >= self.set_symmetry_min_set
+        guesses, bases, fail_low = self.candidates(subset, depth, history, bound, own_symmetry=own_symmetry)
         # `fail_low`: the least proven bound among guesses that cannot beat `bound`.
         # The kernel skips the guesses whose small parts' bounds rule them out; each one
         # it stops at is finished here: large parts raised, then the parts searched.
