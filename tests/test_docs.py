@@ -1,4 +1,5 @@
-"""The documentation's own checks: the CLI reference names every command and option, and pages stay short.
+"""The documentation's own checks: the CLI reference names every command and option, pages stay short, and the
+tables of shipped trees say what the files hold.
 
 The reference (docs/cli.md) is rendered when the site is built, by the
 hook docs/_hooks/cli_reference.py; here the same rendering is checked
@@ -14,6 +15,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import orjson
 import pytest
 import typer.main
 
@@ -92,3 +94,33 @@ def test_the_readme_keeps_the_two_set_up_lines_first() -> None:
         "pip install -e . && bactree build --objective worst-case",
         "pip install -e '.[test]' && pytest",
     ]
+
+
+def shipped_rows(page: Path) -> dict[str, list[str]]:
+    """The rows of a page's table of shipped trees (those whose first cell names a `.json` file), by file name."""
+    rows = {}
+    for line in page.read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and cells[0].endswith(".json`"):
+            rows[cells[0].strip("`")] = cells
+    return rows
+
+
+@pytest.mark.parametrize("page", [REPO / "README.md", DOCS / "results.md"], ids=lambda page: page.name)
+def test_the_tables_of_shipped_trees_say_what_the_files_hold(page: Path) -> None:
+    """Every shipped tree has a row, and its max, total, secrets at max, mean, nodes and proof are the file's."""
+    rows = shipped_rows(page)
+    files = sorted(path.name for path in (REPO / "trees").glob("*.json"))
+    assert sorted(rows) == files
+    for name in files:
+        doc = orjson.loads((REPO / "trees" / name).read_bytes())
+        stats = doc["stats"]
+        _, _, _, hard, most, total, at_most, mean, nodes, proven = rows[name][:10]
+        assert hard == ("yes" if doc["objective"]["hard_mode"] else "no"), name
+        assert (int(most), int(total), int(at_most), int(nodes)) == (
+            stats["max_guesses"], stats["total_guesses"], stats["histogram"][str(stats["max_guesses"])], stats["nodes"],
+        ), name
+        assert mean == f"{stats['mean_guesses']:.4f}", name
+        assert proven.startswith("yes" if doc["optimal"] else "no"), name
+        if not doc["optimal"] and "lower_bound" in stats and "at least" in proven:
+            assert f"at least {stats['lower_bound']}" in proven, name
