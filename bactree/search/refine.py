@@ -39,10 +39,20 @@ def refine(
     the least, over every first guess, of its cost plus a bound of each
     part (the kept guess: its parts' refined bounds; the others: one more
     guess of lookahead).
+
+    Every set searched counts against the budget, and trying one guess per
+    orbit of a set's own symmetries at every size searches fewest: `search`
+    does so from here on (`CostSearch.set_symmetry_min_set` 0), as the
+    budgeted trees shipped were built.
     """
-    # Every set searched counts against the budget, and trying one guess per orbit of a set's own symmetries at
-    # every size searches fewest: the budgeted trees shipped were built so, and stay byte for byte the same.
     search.set_symmetry_min_set = 0
+    return _refined(search, subset, depth, history, budget)
+
+
+def _refined(
+    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], budget: int
+) -> tuple[int, int, Node]:
+    """`refine`'s recursion: the set and each part of its kept guess, in turn."""
     s = len(subset)
     if s == 1:
         alone = int(search.floor_at(depth)[1])
@@ -62,7 +72,7 @@ def refine(
     total = lower = search.cost.guess_cost(s, depth)
     children = {}
     for part in search.solver.split(subset, guess):  # parts of the kept guess
-        part_cost, part_lower, children[search.solver.answer_to(guess, part)] = refine(
+        part_cost, part_lower, children[search.solver.answer_to(guess, part)] = _refined(
             search, part, depth - 1, history + (guess,), budget
         )
         total += part_cost
