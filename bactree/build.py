@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from .executors import make_executor
 from .game import BUILD_LIMIT, BactreeError, Game
-from .search import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver, TreeFinder, refine
+from .search import DEEPER_CALLS, GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver, TreeFinder, refine
 from .search.finder import EVERY
 from .search import height as search_height
 from .search.height import SearchBudgetExceeded
@@ -69,6 +69,7 @@ def build(
     greedy: str = "bound",
     first_guess: str | None = None,
     refutations: Path | None = None,
+    deeper_calls: int | None = None,
 ) -> BuildResult:
     """Compile a provably optimal tree.
 
@@ -91,6 +92,11 @@ def build(
     meet. `greedy` names the rule of the greedy trees (`CostSearch.greedy`):
     "bound" (the best-bound guess) or "entropy"; it sets the guess kept past
     the budget, and an exact search's starting bound (not its result).
+    `deeper_calls` caps the parts per set past the budget that the lower
+    bound looks two guesses into (`bactree.search.refine`; None: its
+    `DEEPER_CALLS`): more, a higher
+    bound for more time; the tree may change too, as the deeper bounds
+    steer the budgeted searches after them.
 
     A budgeted expected build whose first guess symmetry does not force
     (Mastermind) takes `first_guess`, or else the greedy rule's, and splits
@@ -127,6 +133,11 @@ def build(
             game.parse_code(first_guess)
         if objective != "expected" or budget is None:
             raise BactreeError("--first is for budgeted expected builds: add -O expected --budget SETS")
+    if deeper_calls is not None:
+        if deeper_calls < 0:
+            raise BactreeError(f"--deeper-calls must be at least 0, got {deeper_calls}")
+        if objective != "expected" or budget is None:
+            raise BactreeError("--deeper-calls is for budgeted expected builds: add -O expected --budget SETS")
     if refutations is not None and objective != "worst-case":
         raise BactreeError("--refutations is for -O worst-case: it holds sets refuted within some number of guesses")
     make_executor(executor, workers, address)  # bad executor options fail before any search
@@ -139,13 +150,15 @@ def build(
             loaded = kept.enter_context(kept_in(solver.refutations, refutations, game, min_depth=search_height.KERNEL_DEPTH + 1))
             say(f"refutations: {loaded} set(s) loaded from {refutations}; saved there as the search goes")
         return _built(game, solver, objective, tie_break, keys, max_guesses, progress, budget, workers, checkpoint,
-                      resume, executor, address, hard, greedy, first_guess, start)
+                      resume, executor, address, hard, greedy, first_guess,
+                      DEEPER_CALLS if deeper_calls is None else deeper_calls, start)
 
 
 def _built(
     game: Game, solver: Solver, objective: str, tie_break: str, keys: tuple[str, ...], max_guesses: int | None,
     progress: Progress | None, budget: int | None, workers: int | None, checkpoint: Path | None, resume: bool,
-    executor: str, address: str | None, hard: bool, greedy: str, first_guess: str | None, start: float,
+    executor: str, address: str | None, hard: bool, greedy: str, first_guess: str | None, deeper_calls: int,
+    start: float,
 ) -> BuildResult:
     """`build` once its options are checked, with `solver` made (and its refutations loaded)."""
     say = progress or (lambda message: None)
@@ -187,12 +200,12 @@ def _built(
         assert budget is not None  # checked with the options
         root, cost, lower, searched = solve_every_first_guess(
             solver, depth, budget, workers, checkpoint, progress, fresh=not resume,
-            executor=executor, address=address, greedy=greedy,
+            executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls,
         )
     elif first is not None:
         root, cost, lower, searched = solve_by_first_answer(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
-            executor=executor, address=address, greedy=greedy,
+            executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls,
         )
         if others < INFINITE:
             say(f"trees that start with {game.codes[first]} cost at least {lower}; any other, at least {others}")
@@ -203,7 +216,7 @@ def _built(
             cost = lower = search.solve(everything, depth)
             root = search.tree(everything, depth)
         else:
-            cost, lower, root = refine(search, everything, depth, (), budget)
+            cost, lower, root = refine(search, everything, depth, (), budget, deeper_calls)
         searched = search.nodes_searched
     optimal = cost == lower
     say(f"least {cost_kind.name}: {cost}" if optimal else f"best {cost_kind.name} found: {cost}, proven lower bound {lower}")

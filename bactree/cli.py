@@ -381,6 +381,7 @@ def build(
     address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
     greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
     first: Annotated[Optional[str], typer.Option("--first", help="With -O expected --budget: the first guess (default: forced by symmetry, else the --greedy rule's); all: every first guess's class that could give a better tree, the best kept (each class saves its parts to OUTPUT.CODE.resume).")] = None,
+    deeper_calls: Annotated[Optional[int], typer.Option("--deeper-calls", help="With -O expected --budget: at most this many parts per set past the budget are bounded two guesses deep for the lower bound (default 100); more raises the bound for more time, and may change the tree.", show_default=False)] = None,
     refutations: Annotated[Optional[Path], typer.Option("--refutations", help="Worst-case: a file of refuted sets that the exhaustive search starts from (if it exists) and saves to every 5 minutes and at the end, even when stopped: a long search resumes instead of starting again.")] = None,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
@@ -424,7 +425,7 @@ def build(
             progress(f"starting afresh: {', '.join(map(str, saved))} (from an interrupted build) will be replaced; --resume continues")
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
-            budget, workers, checkpoint, resume, executor, address, hard, greedy, first, refutations,
+            budget, workers, checkpoint, resume, executor, address, hard, greedy, first, refutations, deeper_calls,
         )
         raise_if_signalled()
         write_atomic(output, dumps(result.document))

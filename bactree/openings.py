@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .game import BactreeError
-from .search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, others_bound
+from .search import DEEPER_CALLS, INFINITE, TOTAL_GUESSES, CostSearch, Solver, others_bound
 from .subproblems import solve_by_first_answer
 from .treefile import Node
 
@@ -109,6 +109,7 @@ def solve_every_first_guess(
     executor: str = "local",
     address: str | None = None,
     greedy: str = "bound",
+    deeper_calls: int = DEEPER_CALLS,
 ) -> tuple[Node, int, int, int]:
     """(best tree, its total, proven lower bound of the game, sets searched), every class worth it refined.
 
@@ -131,7 +132,7 @@ def solve_every_first_guess(
         say(f"first guess {code} ({rank}/{len(classes)}; at least {bound} by lookahead): one subproblem per answer")
         resume = None if checkpoint is None else class_checkpoint(checkpoint, code)
         root, total, refined, sets = solve_by_first_answer(
-            solver, first, depth, budget, workers, resume, progress, fresh, executor, address, greedy
+            solver, first, depth, budget, workers, resume, progress, fresh, executor, address, greedy, deeper_calls
         )
         refined = max(refined, bound)  # both bound this class
         say(f"trees that start with {code}: best found {total}, at least {refined}")

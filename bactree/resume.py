@@ -77,7 +77,7 @@ def read_resume(path: Path, header: dict[str, Any], parts: dict[str, list[str]],
     def refuse(problem: str) -> ResumeFileError:
         return _refuse(path, problem)
 
-    made_by = "game, first guess, cap, budget, hard mode or greedy rule"
+    made_by = "game, first guess, cap, budget, hard mode, greedy rule or deeper calls"
     done: dict[str, PartResult] = {}
     for raw in _saved_parts(path, header, set(PartResult.__dataclass_fields__), made_by):
         result = PartResult(**raw)

@@ -36,7 +36,7 @@ import orjson
 
 from .executors import Executor, make_executor
 from .game import Game
-from .search import TOTAL_GUESSES, CostSearch, Solver, TreeFinder, refine
+from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, TreeFinder, refine
 from .resume import FoundPart, PartResult, read_found, read_resume
 from .treefile import Node, node, write_atomic
 
@@ -86,7 +86,7 @@ def _worker_report(tag: str) -> Progress:
 
 def _solve_part(
     game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool,
-    greedy: str = "bound",
+    greedy: str = "bound", deeper_calls: int = DEEPER_CALLS,
 ) -> PartResult:
     """Worker: greedy tree, then exact search under its cost; with a budget, `bactree.search.refine`."""
     solver = _worker_solver
@@ -96,7 +96,7 @@ def _solve_part(
     search = CostSearch(solver, TOTAL_GUESSES, progress=report, greedy_rule=greedy)
     history = (first,)
     if budget is not None:
-        cost, lower, tree = refine(search, part, depth, history, budget)
+        cost, lower, tree = refine(search, part, depth, history, budget, deeper_calls)
         return PartResult(answer, len(part), cost, lower, cost == lower, tree,
                           time.perf_counter() - start, search.nodes_searched)
     greedy_cost, _ = search.greedy(part, depth, history)
@@ -227,6 +227,7 @@ def solve_by_first_answer(
     executor: str = "local",
     address: str | None = None,
     greedy: str = "bound",
+    deeper_calls: int = DEEPER_CALLS,
 ) -> tuple[Node, int, int, int]:
     """(tree, total, proven lower bound, sets searched) for the whole game, first guess fixed.
 
@@ -235,7 +236,7 @@ def solve_by_first_answer(
     results already there (same game, cap and budget) are reused. Tasks run
     on the `executor`: "local" processes, or "ray" (a Ray started here, or the
     cluster at `address`); the tree is the same. `greedy`: the rule of the
-    greedy trees (`CostSearch.greedy`).
+    greedy trees (`CostSearch.greedy`); `deeper_calls`: `bactree.search.refine`'s.
     """
     say = progress or (lambda message: None)
     game = solver.game
@@ -243,6 +244,8 @@ def solve_by_first_answer(
     answers = [str(solver.answer_to(first, part)) for part in parts]
     header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget,
               "hard": solver.hard, "greedy": greedy}
+    if deeper_calls != DEEPER_CALLS:  # recorded only when not the default, so older resume files still load
+        header["deeper_calls"] = deeper_calls
     done: dict[str, PartResult] = {}
     if resume is not None and resume.exists() and not fresh:
         secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
@@ -275,7 +278,7 @@ def solve_by_first_answer(
             count = pool.start(_install_solver, (game, solver.table, solver.hard), _task_slots(solver, len(todo), workers, executor))
             if executor != "local":
                 say(f"{count} {executor} workers started")
-            _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished, greedy)
+            _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished, greedy, deeper_calls)
             _say_nodes(say, pool)
     results = [done[a] for a in answers]
     size = len(solver.all_guesses)
@@ -296,6 +299,7 @@ def _run_subproblems(
     progress: Progress | None,
     finished: Callable[[PartResult], None],
     greedy: str = "bound",
+    deeper_calls: int = DEEPER_CALLS,
 ) -> None:
     """Run the parts of `todo` on `pool`'s `count` workers, calling `finished` as each part ends.
 
@@ -312,7 +316,7 @@ def _run_subproblems(
     order = {answer: i for i, (_, answer) in enumerate(large)}
     search = CostSearch(solver, TOTAL_GUESSES)
     whole = deque(
-        (game, first, part, depth - 1, budget, answer, progress is not None, greedy)
+        (game, first, part, depth - 1, budget, answer, progress is not None, greedy, deeper_calls)
         for part, answer in todo
         if answer not in order
     )

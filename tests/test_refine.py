@@ -223,3 +223,41 @@ def test_first_is_refused_without_a_budget(tmp_path) -> None:
     result = CliRunner().invoke(app, ["build", "-O", "expected", "-n", "2", "--first", "01", "-o", str(tmp_path / "t.json")])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == ["Error: --first is for budgeted expected builds: add -O expected --budget SETS"]
+
+
+def test_deeper_calls_cap_the_parts_bounded_two_guesses_deep(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`deeper_calls` reaches the bound of every budgeted part: none, the same tree and bound as with no deeper pass at
+    all; more, a higher bound here (on Mastermind 2x7 it meets the tree's total), on one worker or two alike."""
+    game = Game(2, "1234567", True)
+    optimum = build(game, "expected", workers=1).stats["total_guesses"]
+    monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)  # past the budget on every set worth it
+    monkeypatch.setattr(refine_module, "DEEPER_MIN_SET", 0)  # the deeper pass on sets this small
+
+    def bounded(calls: int | None, workers: int = 1) -> dict:
+        doc = build(game, "expected", budget=0, workers=workers, greedy="entropy", deeper_calls=calls).document
+        check_document(doc)
+        stats = doc["stats"]
+        assert stats.get("lower_bound", optimum) <= optimum <= stats["total_guesses"]
+        return doc
+
+    none, many = bounded(0), bounded(1000)
+    monkeypatch.setattr(refine_module, "DEEPER_MIN_SET", 10**9)
+    assert dumps(bounded(None)) == dumps(none)  # no deeper pass: as with no calls
+    monkeypatch.setattr(refine_module, "DEEPER_MIN_SET", 0)
+    assert many["stats"].get("lower_bound", optimum) > none["stats"]["lower_bound"]
+    assert dumps(bounded(1000, workers=2)) == dumps(many)
+
+
+@pytest.mark.parametrize("options", [["-n", "2"], ["-n", "2", "-O", "expected"]])
+def test_deeper_calls_are_refused_without_a_budget_in_one_line(tmp_path, options: list[str]) -> None:
+    result = CliRunner().invoke(app, ["build", *options, "--deeper-calls", "5", "-o", str(tmp_path / "t.json")])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "Error: --deeper-calls is for budgeted expected builds: add -O expected --budget SETS"]
+
+
+def test_negative_deeper_calls_are_refused_in_one_line(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["build", "-n", "2", "-O", "expected", "--budget", "1", "--deeper-calls", "-1",
+                                      "-o", str(tmp_path / "t.json")])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == ["Error: --deeper-calls must be at least 0, got -1"]

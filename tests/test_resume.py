@@ -58,6 +58,7 @@ CORRUPTIONS: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
     "other budget": (lambda saved: {**saved, "header": {**saved["header"], "budget": 5}}, "made by a different build"),
     "other cap": (lambda saved: {**saved, "header": {**saved["header"], "depth": 4}}, "made by a different build"),
     "other game": (lambda saved: {**saved, "header": {**saved["header"], "game": [3, "012346", False]}}, "made by a different build"),
+    "other deeper calls": (lambda saved: {**saved, "header": {**saved["header"], "deeper_calls": 5}}, "made by a different build"),
     "missing field": (lambda saved: {**saved, "parts": [{k: v for k, v in saved["parts"][0].items() if k != "tree"}]}, "a saved part does not have the fields of one"),
     "unknown answer": (_part("answer", lambda a: "3B0C"), "saved part '3B0C' is not an answer to the first guess"),
     "part twice": (lambda saved: {**saved, "parts": [saved["parts"][0], saved["parts"][0]]}, "is there twice"),

@@ -25,9 +25,9 @@ from __future__ import annotations
 from .cost import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch
 from .finder import TreeFinder
 from .height import Progress, Solver, level_caps
-from .refine import others_bound, refine
+from .refine import DEEPER_CALLS, others_bound, refine
 
 __all__ = [
-    "GREEDY_RULES", "INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "TreeFinder",
+    "DEEPER_CALLS", "GREEDY_RULES", "INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "TreeFinder",
     "level_caps", "others_bound", "refine",
 ]

@@ -23,13 +23,14 @@ REPORT_MIN_SET = 200
 # enough to rule a guess out (`deeper_bound`), by default one level (a deepened part's own parts keep one guess).
 DEEPER_MIN_SET = 200
 DEEPER_LEVELS = 1
-# At most this many parts are bounded deeper per set: past them the other guesses keep one guess of lookahead, so the
-# work stays bounded (it counts parts, not time, so a build stays reproducible).
+# By default at most this many parts are bounded deeper per set (`bactree build --deeper-calls`): past them the other
+# guesses keep one guess of lookahead, so the work stays bounded (it counts parts, not time: a build stays reproducible).
 DEEPER_CALLS = 100
 
 
 def refine(
-    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], budget: int
+    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], budget: int,
+    deeper_calls: int = DEEPER_CALLS,
 ) -> tuple[int, int, Node]:
     """(cost, proven lower bound, tree): exact if `budget` searched sets suffice, else best effort.
 
@@ -38,7 +39,8 @@ def refine(
     sets of up to `KERNEL_MAX_SET` secrets are always exact. The bound is
     the least, over every first guess, of its cost plus a bound of each
     part (the kept guess: its parts' refined bounds; the others: one more
-    guess of lookahead).
+    guess of lookahead, and up to `deeper_calls` of their large parts per
+    set one more: more calls, a higher bound for more work).
 
     Every set searched counts against the budget, and trying one guess per
     orbit of a set's own symmetries at every size searches fewest: `search`
@@ -46,11 +48,11 @@ def refine(
     budgeted trees shipped were built.
     """
     search.set_symmetry_min_set = 0
-    return _refined(search, subset, depth, history, budget)
+    return _refined(search, subset, depth, history, budget, deeper_calls)
 
 
 def _refined(
-    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], budget: int
+    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], budget: int, deeper_calls: int
 ) -> tuple[int, int, Node]:
     """`refine`'s recursion: the set and each part of its kept guess, in turn."""
     s = len(subset)
@@ -73,11 +75,11 @@ def _refined(
     children = {}
     for part in search.solver.split(subset, guess):  # parts of the kept guess
         part_cost, part_lower, children[search.solver.answer_to(guess, part)] = _refined(
-            search, part, depth - 1, history + (guess,), budget
+            search, part, depth - 1, history + (guess,), budget, deeper_calls
         )
         total += part_cost
         lower += part_lower
-    lower = others_bound(search, subset, depth, history, guesses, bases, guess, lower)
+    lower = others_bound(search, subset, depth, history, guesses, bases, guess, lower, deeper_calls=deeper_calls)
     if search.progress and s >= REPORT_MIN_SET:
         search.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {lower}")
     return total, lower, node(search.solver.game.codes[guess], children)
@@ -85,7 +87,7 @@ def _refined(
 
 def others_bound(
     search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray,
-    bases: np.ndarray, kept: int, lower: int, deeper: int = DEEPER_LEVELS,
+    bases: np.ndarray, kept: int, lower: int, deeper: int = DEEPER_LEVELS, deeper_calls: int = DEEPER_CALLS,
 ) -> int:
     """The least of `lower` and, over `guesses` but `kept`, a bound one guess of lookahead below each.
 
@@ -95,7 +97,8 @@ def others_bound(
     it stops at gets its other parts raised here, cheapest first. On a set
     of `DEEPER_MIN_SET` secrets or more (and `deeper` levels left), a guess still below
     a finite `lower` then has its large parts bounded one guess deeper
-    (`deeper_bound`), each only as far as the guess needs: with no bound to
+    (`deeper_bound`, at most `deeper_calls` parts per set), each only as
+    far as the guess needs: with no bound to
     reach (the other first guesses of a game) every part of every guess
     would be searched two guesses deep, too much on the large games.
     """
@@ -128,13 +131,13 @@ def others_bound(
                     break
         if bound < lower < INFINITE and deeper > 0 and len(subset) >= DEEPER_MIN_SET:
             for answer in reversed(slots.tolist()):
-                if calls >= DEEPER_CALLS:
+                if calls >= deeper_calls:
                     break
                 if starts[answer + 1] - starts[answer] > cost.KERNEL_MAX_SET:
                     calls += 1
                     part = ordered[starts[answer] : starts[answer + 1]]
                     have = int(known[answer])
-                    deep = deeper_bound(search, part, depth - 1, after, lower - bound + have, deeper - 1)
+                    deep = deeper_bound(search, part, depth - 1, after, lower - bound + have, deeper - 1, deeper_calls)
                     bound += max(0, deep - have)  # `have` may be a bound the memo held, higher still
                     if bound >= lower:
                         break
@@ -142,7 +145,8 @@ def others_bound(
 
 
 def deeper_bound(
-    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], need: int, deeper: int = 0
+    search: CostSearch, subset: np.ndarray, depth: int, history: tuple[int, ...], need: int, deeper: int = 0,
+    deeper_calls: int = DEEPER_CALLS,
 ) -> int:
     """A proven lower bound of `subset` two guesses deep, or `need` once it is that high: remembered.
 
@@ -156,7 +160,7 @@ def deeper_bound(
     if held >= need:
         return held
     guesses, bases, left_out = search.candidates(subset, depth, history, need)
-    bound = others_bound(search, subset, depth, history, guesses, bases, -1, min(need, left_out), deeper)
+    bound = others_bound(search, subset, depth, history, guesses, bases, -1, min(need, left_out), deeper, deeper_calls)
     search.remember_lower(subset, depth, bound)
     return bound
 
