@@ -12,7 +12,11 @@ result is checked: bactree's total, mmstrat's total, the Rust minimax's
 height and the total of arfst23's tree (replayed here) must be the proven
 optimum, or the row says so. How to build each peer from its public source:
 docs/performance-peers.md. bactree runs as `python -m bactree build`
-in this interpreter, once untimed first so that numba's cache is warm.
+in this interpreter, once untimed first so that numba's cache is warm and
+Python's bytecode of bactree is cached (that run may write it even where
+PYTHONDONTWRITEBYTECODE is set, as pip writes it when it installs a
+package: compiling bactree's 35 modules from source cost about 0.05 s of
+CPU on every run otherwise).
 A bactree process spends about half a second importing numpy and numba
 before it searches, and more where the environment holds packages that
 numba or typer pull in on their own (the command keeps numba from
@@ -105,11 +109,11 @@ class Cell:
         return statistics.median(run.cpu for run in self.runs)
 
 
-def timed(command: list[str], timeout: float | None) -> tuple[float, float, str, int]:
+def timed(command: list[str], timeout: float | None, env: dict[str, str] | None = None) -> tuple[float, float, str, int]:
     """(wall, CPU of the process and the children it waited for, stdout, status); status -9 past `timeout`."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
         deadline = None if timeout is None else start + timeout
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG if deadline else 0)
@@ -326,8 +330,9 @@ def main() -> None:
         if not os.access(path, os.X_OK):
             parser.error(f"--{name} {path!r} is not an executable file")
     games = [known[key] for key in wanted]
+    warm = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     for objective in sorted({game.bactree[game.bactree.index("-O") + 1] for game in games}):  # each objective's kernels cached
-        timed(bactree_build(("-n", "3", "-O", objective)), None)
+        timed(bactree_build(("-n", "3", "-O", objective)), None, warm)
     cells = measure(games, peers, args.repeats, args.timeout)
     shown = [name for name in peers if any((game.key, name) in cells for game in games)]
     print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, medians of {args.repeats} runs; CPU = user + system")
