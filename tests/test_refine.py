@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 
 import naive_search
@@ -19,12 +18,10 @@ from bactree.cli import app
 from bactree.evaluate import evaluate
 from bactree.game import Game
 from bactree.search import Solver, others_bound
-from bactree.search import cost
+from bactree.search import cost, deep
 from bactree.search.cost import TOTAL_GUESSES, CostSearch
 from bactree.strategies import Entropy
 from bactree.treefile import check_document, dumps
-
-refine_module = importlib.import_module("bactree.search.refine")  # the package exports the function `refine` by this name
 
 
 def random_subset(game: Game, data: st.DataObject, least: int, most: int) -> np.ndarray:
@@ -143,8 +140,8 @@ def test_deeper_others_bound_equals_the_reference(game: Game, data: st.DataObjec
     lookahead for about 1 set of 4 of 10 to 23 secrets, so the test sees it
     at work (it fails when the deeper pass is skipped).
     """
-    saved = cost.KERNEL_MAX_SET, refine_module.DEEPER_MIN_SET
-    cost.KERNEL_MAX_SET, refine_module.DEEPER_MIN_SET = data.draw(st.sampled_from([3, 5])), 0
+    saved = cost.KERNEL_MAX_SET, deep.DEEPER_MIN_SET
+    cost.KERNEL_MAX_SET, deep.DEEPER_MIN_SET = data.draw(st.sampled_from([3, 5])), 0
     try:
         subset = random_subset(game, data, 10, cost.SYMMETRY_MIN_SET - 1)  # random sets: no symmetry holds
         cap = 10**6  # deepening needs a bound to reach (with none, as for a first guess, it is skipped)
@@ -153,7 +150,7 @@ def test_deeper_others_bound_equals_the_reference(game: Game, data: st.DataObjec
         expected = naive_search.others_deeper(game, secrets, len(game.codes), kept, cost.KERNEL_MAX_SET)
         assert fast == (cap if expected is None else min(cap, expected))
     finally:
-        cost.KERNEL_MAX_SET, refine_module.DEEPER_MIN_SET = saved
+        cost.KERNEL_MAX_SET, deep.DEEPER_MIN_SET = saved
 
 
 @settings(max_examples=40, deadline=None)
@@ -172,7 +169,7 @@ def test_deeper_bound_is_proven_and_stops_at_need(game: Game, data: st.DataObjec
         need = data.draw(st.integers(1, 2 * optimum))
         ahead = CostSearch(Solver(game), TOTAL_GUESSES).lookahead_bound(subset, depth, ())
         held = search.memo_bound(subset, depth)
-        found = refine_module.deeper_bound(search, subset, depth, (), need)
+        found = deep.deeper_bound(search, subset, depth, (), need)
         assert min(need, ahead) <= found <= optimum
         assert found <= max(need, held)
         assert search.memo_bound(subset, depth) >= found
@@ -231,7 +228,7 @@ def test_deeper_calls_cap_the_parts_bounded_two_guesses_deep(monkeypatch: pytest
     game = Game(2, "1234567", True)
     optimum = build(game, "expected", workers=1).stats["total_guesses"]
     monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)  # past the budget on every set worth it
-    monkeypatch.setattr(refine_module, "DEEPER_MIN_SET", 0)  # the deeper pass on sets this small
+    monkeypatch.setattr(deep, "DEEPER_MIN_SET", 0)  # the deeper pass on sets this small
 
     def bounded(calls: int | None, workers: int = 1) -> dict:
         doc = build(game, "expected", budget=0, workers=workers, greedy="entropy", deeper_calls=calls).document
@@ -241,9 +238,9 @@ def test_deeper_calls_cap_the_parts_bounded_two_guesses_deep(monkeypatch: pytest
         return doc
 
     none, many = bounded(0), bounded(1000)
-    monkeypatch.setattr(refine_module, "DEEPER_MIN_SET", 10**9)
+    monkeypatch.setattr(deep, "DEEPER_MIN_SET", 10**9)
     assert dumps(bounded(None)) == dumps(none)  # no deeper pass: as with no calls
-    monkeypatch.setattr(refine_module, "DEEPER_MIN_SET", 0)
+    monkeypatch.setattr(deep, "DEEPER_MIN_SET", 0)
     assert many["stats"].get("lower_bound", optimum) > none["stats"]["lower_bound"]
     assert dumps(bounded(1000, workers=2)) == dumps(many)
 

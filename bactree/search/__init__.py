@@ -2,7 +2,8 @@
 
     height      `Solver`: the game's tables, symmetry, and the worst-case search
     cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
-    refine      `refine`: a budgeted search's tree with a proven lower bound
+    deep        lower bounds two guesses deep (`others_bound`), which both searches below use
+    refine      `refine`: a budgeted search's tree with a proven lower bound (bounds by `deep`)
     finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
     refutations `RefutationStore`: sets refuted within d guesses, found again in any image under symmetry
     _partition_kernels  numba kernels of how a guess splits a set (parts, labels, counts)
@@ -16,8 +17,10 @@ The kernels call across `_partition_kernels`, `_height_kernels` and
 `_cost_kernels`, and numba's cache does not see a change to a callee in
 another file: after editing any of them, delete `bactree/search/__pycache__`.
 
-Data flows down: `cost` drives `height`'s `Solver`, both call the kernels,
-and nothing here imports the build or the CLI.
+Data flows down: `refine` drives `cost`, `cost` drives `height`'s `Solver`
+and `deep`'s bounds (which call back into the `CostSearch` they are given,
+importing it only for type hints), all call the kernels, and nothing here
+imports the build or the CLI.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from __future__ import annotations
 from .cost import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch
 from .finder import TreeFinder
 from .height import Progress, Solver, level_caps
-from .refine import DEEPER_CALLS, others_bound, refine
+from .deep import DEEPER_CALLS, others_bound
+from .refine import refine
 
 __all__ = [
     "DEEPER_CALLS", "GREEDY_RULES", "INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "TreeFinder",

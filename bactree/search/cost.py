@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import _kernels as _answer_kernels, _strategy_kernels
 from ..treefile import Node, node
-from . import _cost_kernels, _height_kernels, _memo
+from . import _cost_kernels, _height_kernels, _memo, deep
 from .height import Progress, Solver
 
 INFINITE = _cost_kernels.INFINITE
@@ -43,6 +43,11 @@ SYMMETRY_MIN_SET = 24
 # builds on one core, 2026-11-27: 4 of 10 20.8 -> 19.4 s CPU, 4 of 9 2.59 -> 2.46, Mastermind 4x7 2.64 -> 2.55).
 # `refine` lowers it to 0 (`CostSearch.set_symmetry_min_set`): see there.
 SET_SYMMETRY_MIN_SET = 150
+# For costs counting total guesses, on sets at least this large a guess the kernel's screen leaves is bounded two
+# guesses deep (`deep.guess_bound`) before any search below it: most guesses that are not the best are ruled out so,
+# far cheaper than by searching their parts (in-process expected builds on one core, 2026-11-27: 4 of 10 21.0 -> 11.2
+# s CPU, 4 of 9 2.14 -> 1.28, Mastermind 4x7 2.30 -> 2.05). `refine` turns it off (`CostSearch.deep_screen_min_set`).
+DEEP_SCREEN_MIN_SET = 400
 # Node counts: sets at most this large first try the kernel's search for a tree of
 # still-possible guesses (no memo); larger ones leave it to the memoised search.
 PERFECT_CHECK_MAX_SET = 100
@@ -187,7 +192,9 @@ class CostSearch:
     kernel); past it `solve` raises `BudgetExceeded`. It counts work, not
     time, so runs are reproducible. Sets of `set_symmetry_min_set` secrets
     or more are searched over one guess per orbit of their own symmetries
-    (`SET_SYMMETRY_MIN_SET`). `deadline` (a `time.perf_counter()`
+    (`SET_SYMMETRY_MIN_SET`); on sets of `deep_screen_min_set` or more a
+    guess is bounded two guesses deep before it is searched
+    (`DEEP_SCREEN_MIN_SET`). `deadline` (a `time.perf_counter()`
     value) stops a search the same way when the clock passes it: for callers
     that answer in bounded time (`bactree.coach`) rather than reproducibly.
     """
@@ -201,6 +208,7 @@ class CostSearch:
         self.greedy_rule = greedy_rule
         self.budget: int | None = None
         self.set_symmetry_min_set = SET_SYMMETRY_MIN_SET
+        self.deep_screen_min_set = DEEP_SCREEN_MIN_SET
         self.deadline: float | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
@@ -234,6 +242,11 @@ class CostSearch:
         if s > self.solver.caps[depth]:
             return INFINITE
         return int(self.floor_at(depth)[s])
+
+    @property
+    def kernel_max_set(self) -> int:
+        """The largest set the numba kernel values (`KERNEL_MAX_SET`, read when asked: tests lower it)."""
+        return KERNEL_MAX_SET
 
     def floor_at(self, depth: int) -> np.ndarray:
         """Proven lower bounds by set size within `depth` guesses (`cost_floors`)."""
@@ -311,7 +324,7 @@ class CostSearch:
             # Ties are taken only by a lower code, so the lowest optimal guess wins.
             limit = best + 1 if (best_guess >= 0 and guess < best_guess) else best
             total = self._finish_guess(
-                subset, depth, history, guess, base + int(raised), limit, ordered, starts, slots, known
+                subset, depth, history, guess, base, int(raised), limit, ordered, starts, slots, known
             )
             if total < limit:
                 best, best_guess = total, guess
@@ -365,16 +378,25 @@ class CostSearch:
         return bound
 
     def _finish_guess(
-        self, subset: np.ndarray, depth: int, history: tuple[int, ...], guess: int, total: int, limit: int,
+        self, subset: np.ndarray, depth: int, history: tuple[int, ...], guess: int, base: int, raised: int, limit: int,
         ordered: np.ndarray, starts: np.ndarray, slots: np.ndarray, known: np.ndarray,
     ) -> int:
         """The cost of `guess` on `subset` if below `limit`, else a lower bound >= `limit`.
 
-        Takes `_open_guess`'s findings (`total`: the guess's bound with them):
-        the large parts, first by size, are raised the way the kernel raised
-        the small ones (to what the memo holds, then all but the largest by
-        one guess of lookahead), then the parts are searched, largest first.
+        Takes `_open_guess`'s findings (`base`: the guess's bound from its
+        parts' floors, `raised`: how far they lifted it). On a large set the
+        guess is first bounded two guesses deep (`deep.guess_bound`), which
+        rules out most guesses that cannot reach `limit` with no search below
+        them. Then the large parts, first by size, are raised the way the
+        kernel raised the small ones (to what the memo holds, then all but
+        the largest by one guess of lookahead), and the parts are searched,
+        largest first.
         """
+        if self.lookahead and len(subset) >= self.deep_screen_min_set and base + raised < limit < INFINITE:
+            bound = deep.guess_bound(self, subset, depth, history, guess, base, limit)
+            if bound >= limit:
+                return bound
+        total = base + raised
         after = history + (guess,)
         for i, answer in enumerate(slots.tolist()):
             part = ordered[starts[answer] : starts[answer + 1]]
@@ -410,9 +432,7 @@ class CostSearch:
             self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard,
             self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET, bound - base,
         )
-        return self._finish_guess(
-            subset, depth, history, guess, base + int(raised), bound, ordered, starts, slots, known
-        )
+        return self._finish_guess(subset, depth, history, guess, base, int(raised), bound, ordered, starts, slots, known)
 
     def remember_lower(self, subset: np.ndarray, depth: int, bound: int) -> None:
         """Keep `bound`, proven of `subset` within `depth` guesses: for sets above the kernel's size (smaller ones
