@@ -99,6 +99,7 @@ def test_second_guess_tasks_report_progress_tagged_with_their_guess(monkeypatch,
     """Workers valuing one second guess of a large part print the search's progress, tagged with part and guess."""
     monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 5)
     monkeypatch.setattr(cost, "REPORT_SECONDS", 0.0)  # the forked workers inherit it: every report is printed
+    monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)  # so that a second guess's parts are searched where it reports
     build(GAME, "expected", workers=2, progress=lambda message: None)
     assert re.search(r"\[\w+ \w+ then \w+\] at \w+ \w+", capfd.readouterr().err)
     build(GAME, "expected", workers=2)  # no progress asked: the tasks stay silent
@@ -117,3 +118,15 @@ def test_greedy_keeps_within_its_cap_and_gives_up_cleanly_below_it():
     assert stats["max_guesses"] <= height and stats["total_guesses"] == total
     assert search.greedy(solver.all_guesses[:3], 1)[0] >= cost.INFINITE  # no tree of 1 guess for 3 secrets
     assert search.greedy(solver.all_guesses, height - 1)[0] >= cost.INFINITE
+
+
+def test_a_large_parts_other_second_guesses_wait_for_a_first_value() -> None:
+    """One second guess runs at a time until one has a value below the greedy total; the others then start below it."""
+    part = subproblems._BranchedPart("0B1C", None, 40, [7, 3, 9], [100, 101, 102], upper=120)
+    assert part.next_task() == (7, 121)
+    assert part.next_task() is None  # 7 still running, nothing valued yet
+    part.record(subproblems.BranchResult("0B1C", 7, 121, 121, None, 0.0, 0))  # refuted: no tree below 121
+    assert part.next_task() == (3, 121)
+    assert part.next_task() is None
+    part.record(subproblems.BranchResult("0B1C", 3, 121, 110, {"guess": "x"}, 0.0, 0))
+    assert part.next_task() == (9, 110)  # valued: the rest start at once, below the best so far
