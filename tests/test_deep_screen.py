@@ -9,6 +9,7 @@ tests/naive_search.py can check each value it lets through.
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Iterator
 
 import numpy as np
@@ -110,3 +111,17 @@ def test_the_screen_rules_guesses_out_on_these_games(screen_everywhere) -> None:
     """The tests above see the screen at work: on Mastermind 2x7 it rules out guesses and lets others through."""
     build(Game(2, "1234567", True), "expected", workers=1)
     assert any(screen_everywhere) and not all(screen_everywhere)
+
+
+def test_the_bounds_stop_at_the_searchs_deadline() -> None:
+    """The coach's searches have a deadline: past it the two-deep bounds stop as `solve` does (`BudgetExceeded`)."""
+    game = Game(3, "012345", False)
+    search = CostSearch(Solver(game), TOTAL_GUESSES)
+    everything = search.solver.all_guesses
+    guesses, bases, _ = search.candidates(everything, search.solver.num_codes, ())
+    search.deadline = time.perf_counter() - 1.0
+    with pytest.raises(search_cost.BudgetExceeded):
+        deep.others_bound(search, everything, search.solver.num_codes, (), guesses, bases, -1, search_cost.INFINITE)
+    search.deadline = None
+    assert deep.others_bound(search, everything, search.solver.num_codes, (), guesses, bases, -1,
+                             search_cost.INFINITE) > 0

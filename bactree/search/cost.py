@@ -301,8 +301,7 @@ class CostSearch:
         self.nodes_searched += 1
         if self.budget is not None and self.nodes_searched > self.budget:
             raise BudgetExceeded
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise BudgetExceeded
+        self.check_deadline()
         solver = self.solver
         best, best_guess = bound, -1
         own_symmetry = s >= self.set_symmetry_min_set
@@ -338,6 +337,11 @@ class CostSearch:
         proven = max(floor, fail_low)
         self.lower[key] = max(self.lower.get(key, 0), proven)
         return proven
+
+    def check_deadline(self) -> None:
+        """Stop (`BudgetExceeded`) once the clock is past `deadline`: `solve` asks at every set, `deep` at every guess."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExceeded
 
     def lookahead_bound(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> int:
         """A proven lower bound of `subset` at least one guess deeper than the floor, remembered.
