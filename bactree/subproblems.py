@@ -37,7 +37,7 @@ import orjson
 from .executors import Executor, make_executor
 from .game import Game
 from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, TreeFinder, refine
-from .resume import FoundPart, PartResult, read_found, read_resume
+from .resume import FoundPart, PartResult, SavedBranch, read_found, read_resume
 from .treefile import Node, node, write_atomic
 
 Progress = Callable[[str], None]
@@ -188,6 +188,12 @@ class _BranchedPart:
         self.running += 1
         return guess, self._limit(guess)
 
+    def replay(self, result: BranchResult) -> None:
+        """A second guess's result saved by an interrupted build, taken as if its task had just run here."""
+        self.left = deque(item for item in self.left if item[0] != result.guess)
+        self.running += 1
+        self.record(result)
+
     def _limit(self, guess: int) -> int:
         """What `guess` must come below: the best so far, or one more for a lower code (ties go to it)."""
         return self.best + 1 if (self.best_guess >= 0 and guess < self.best_guess) else self.best
@@ -237,8 +243,9 @@ def solve_by_first_answer(
 ) -> tuple[Node, int, int, int]:
     """(tree, total, proven lower bound, sets searched) for the whole game, first guess fixed.
 
-    Finished subproblems are saved to the file `resume` as they come, so an
-    interrupted build loses at most the ones under way; unless `fresh`,
+    Finished subproblems are saved to the file `resume` as they come, and so
+    is each second guess of a large part split one per task, so an
+    interrupted build loses at most the tasks under way; unless `fresh`,
     results already there (same game, cap and budget) are reused. Tasks run
     on the `executor`: "local" processes, or "ray" (a Ray started here, or the
     cluster at `address`); the tree is the same. `greedy`: the rule of the
@@ -253,15 +260,29 @@ def solve_by_first_answer(
     if deeper_calls != DEEPER_CALLS:  # recorded only when not the default, so older resume files still load
         header["deeper_calls"] = deeper_calls
     done: dict[str, PartResult] = {}
+    branches: dict[str, list[SavedBranch]] = {}  # second guesses of the large parts not done yet
     if resume is not None and resume.exists() and not fresh:
         secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
-        done = read_resume(resume, header, secrets, game, depth - 1)
-        say(f"resuming: {len(done)} of {len(parts)} subproblems already done")
+        resumed = read_resume(resume, header, secrets, game, depth - 1)
+        done, branches = resumed.parts, resumed.branches
+        waiting = sum(map(len, branches.values()))
+        say(f"resuming: {len(done)} of {len(parts)} subproblems already done"
+            + (f", and {waiting} second guesses of the others" if waiting else ""))
 
     def save() -> None:
         if resume is not None:
             ordered = [done[a].to_json() for a in answers if a in done]
-            write_atomic(resume, orjson.dumps({"header": header, "parts": ordered}))
+            saved: dict[str, Any] = {"header": header, "parts": ordered}
+            unfinished = [branch.__dict__ for a in answers if a not in done for branch in branches.get(a, [])]
+            if unfinished:
+                saved["branches"] = unfinished
+            write_atomic(resume, orjson.dumps(saved))
+
+    def branch_done(result: BranchResult) -> None:
+        branches.setdefault(result.answer, []).append(SavedBranch(
+            result.answer, game.codes[result.guess], result.bound, result.value, result.tree, result.seconds, result.sets
+        ))
+        save()
 
     todo = sorted(((part, answer) for part, answer in zip(parts, answers) if answer not in done), key=lambda pa: -len(pa[0]))
     began = time.perf_counter()
@@ -284,7 +305,11 @@ def solve_by_first_answer(
             count = pool.start(_install_solver, (game, solver.table, solver.hard), _task_slots(solver, len(todo), workers, executor))
             if executor != "local":
                 say(f"{count} {executor} workers started")
-            _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished, greedy, deeper_calls)
+            index = {code: i for i, code in enumerate(game.codes)}
+            replayed = {answer: [BranchResult(b.answer, index[b.guess], b.bound, b.value, b.tree, b.seconds, b.sets)
+                                 for b in saved] for answer, saved in branches.items()}
+            _run_subproblems(pool, count, solver, first, depth, budget, todo, progress, finished, greedy, deeper_calls,
+                             replayed, branch_done)
             _say_nodes(say, pool)
     results = [done[a] for a in answers]
     size = len(solver.all_guesses)
@@ -306,11 +331,15 @@ def _run_subproblems(
     finished: Callable[[PartResult], None],
     greedy: str = "bound",
     deeper_calls: int = DEEPER_CALLS,
+    saved_branches: dict[str, list[BranchResult]] | None = None,
+    branch_done: Callable[[BranchResult], None] | None = None,
 ) -> None:
     """Run the parts of `todo` on `pool`'s `count` workers, calling `finished` as each part ends.
 
     Without a budget and with several workers, parts of `BRANCH_MIN_SECRETS`
-    or more go one second guess per task, the others whole.
+    or more go one second guess per task, the others whole; a split part
+    first takes the second guesses of `saved_branches` (an interrupted
+    build's), and `branch_done` is called as each of its tasks ends.
     """
     say = progress or (lambda message: None)
     game = solver.game
@@ -353,8 +382,15 @@ def _run_subproblems(
         state = _BranchedPart(result.answer, handle, len(part), guesses.tolist(), bases.tolist(), result.upper)
         branched.append(state)
         branched.sort(key=lambda b: order[b.answer])
+        saved = (saved_branches or {}).get(result.answer, [])
+        for earlier in saved:
+            state.replay(earlier)
         say(f"{game.codes[first]} {result.answer}: {len(part)} secrets, greedy total {result.upper} "
-            f"({result.seconds:.1f}s); {len(guesses)} second guesses searched one per task")
+            f"({result.seconds:.1f}s); {len(guesses)} second guesses searched one per task"
+            + (f", {len(saved)} of them saved by the interrupted build" if saved else ""))
+        part_result = state.result()
+        if part_result is not None:  # every second guess was saved
+            finished(part_result)
 
     running = 0
     while True:
@@ -372,6 +408,8 @@ def _run_subproblems(
             continue
         state = next(b for b in branched if b.answer == result.answer)
         state.record(result)
+        if branch_done is not None:
+            branch_done(result)
         outcome = f"total {result.value}" if result.value < result.bound else f"at least {result.value}, refuted"
         say(f"  {game.codes[first]} {result.answer} then {game.codes[result.guess]}: {outcome} "
             f"({result.seconds:.1f}s, best so far {state.best})")

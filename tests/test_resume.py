@@ -9,6 +9,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
+from bactree import subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import Game
@@ -93,3 +94,73 @@ def test_the_command_refuses_garbage_in_one_line(monkeypatch: pytest.MonkeyPatch
     assert result.stderr.startswith("Error: out.json.resume: not a resume file") and result.stderr.count("\n") == 1
     assert not (tmp_path / "out.json").exists()
     assert (tmp_path / "out.json.resume").read_bytes() == content  # left for the user to look at
+
+
+SPLIT_GAME = Game(3, "0123456", False)  # 210 codes: with BRANCH_MIN_SECRETS 5 its large parts go one guess per task
+
+
+@pytest.fixture(scope="module")
+def midway(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
+    """(a resume file saved while a split part had second guesses done but was unfinished, the whole build's tree)."""
+    path = tmp_path_factory.mktemp("split") / "out.json.resume"
+    written: list[bytes] = []
+    real = subproblems.write_atomic
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 5)
+        monkeypatch.setattr(subproblems, "write_atomic", lambda where, data: (written.append(data), real(where, data)))
+        tree = dumps(build(SPLIT_GAME, "expected", workers=2, checkpoint=path).document)
+    saved = [data for data in written if b'"branches"' in data]
+    assert saved, "no second guess was saved before its part was done"
+    return saved[len(saved) // 2], tree
+
+
+def resumed_split(path: Path, monkeypatch: pytest.MonkeyPatch, messages: list[str] | None = None) -> bytes:
+    monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 5)
+    progress = messages.append if messages is not None else None
+    return dumps(build(SPLIT_GAME, "expected", workers=2, checkpoint=path, resume=True, progress=progress).document)
+
+
+def test_a_split_build_resumes_from_its_saved_second_guesses(tmp_path, monkeypatch, midway) -> None:
+    """Second guesses saved before their part was finished are taken up again, and the tree is the same bytes."""
+    saved, tree = midway
+    path = tmp_path / "out.json.resume"
+    path.write_bytes(saved)
+    messages: list[str] = []
+    assert resumed_split(path, monkeypatch, messages) == tree
+    assert any("saved by the interrupted build" in message for message in messages)
+    done = {(b["answer"], b["guess"]) for b in orjson.loads(saved)["branches"]}
+    ran = {(m.split()[1], m.split()[3].rstrip(":")) for m in messages if " then " in m}
+    assert ran and not ran & done  # the saved second guesses were not searched again
+
+
+def _branch(field: str, value: Any) -> Callable[[dict[str, Any]], Any]:
+    def mutate(saved: dict[str, Any]) -> Any:
+        chosen = next(b for b in saved["branches"] if b["tree"] is not None) if field != "answer" else saved["branches"][0]
+        chosen[field] = value(chosen) if callable(value) else value
+        return saved
+
+    return mutate
+
+
+BRANCH_CORRUPTIONS: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
+    "not a list": (lambda saved: {**saved, "branches": {}}, "'branches' is not a list"),
+    "missing field": (lambda saved: {**saved, "branches": [{k: v for k, v in b.items() if k != "sets"} for b in saved["branches"]]},
+                      "does not have the fields of one"),
+    "unknown answer": (_branch("answer", "3B0C"), "not a second guess of an unfinished part"),
+    "unknown guess": (_branch("guess", "99"), "not a second guess of an unfinished part"),
+    "valued, no tree": (_branch("tree", None), "valued below its bound, with no tree"),
+    "lying value": (_branch("value", lambda b: b["value"] - 1), "does not give the total"),
+    "value at its bound": (_branch("value", lambda b: b["bound"]), "not below its bound"),
+    "tree of another guess": (_branch("guess", lambda b: next(c for c in SPLIT_GAME.codes if c != b["guess"])),
+                              "does not start with it"),
+}
+
+
+@pytest.mark.parametrize("corruption", list(BRANCH_CORRUPTIONS))
+def test_a_corrupted_saved_second_guess_is_refused(tmp_path, monkeypatch, midway, corruption: str) -> None:
+    mutate, message = BRANCH_CORRUPTIONS[corruption]
+    path = tmp_path / "out.json.resume"
+    path.write_bytes(orjson.dumps(mutate(orjson.loads(midway[0]))))
+    with pytest.raises(ResumeFileError) as info:
+        resumed_split(path, monkeypatch)
+    assert message in str(info.value)
