@@ -99,7 +99,7 @@ def _solve_part(
         cost, lower, tree = refine(search, part, depth, history, budget, deeper_calls)
         return PartResult(answer, len(part), cost, lower, cost == lower, tree,
                           time.perf_counter() - start, search.nodes_searched)
-    greedy_cost, _ = search.greedy(part, depth, history)
+    greedy_cost, _ = search.greedy_total(part, depth, history)
     if report:
         report(f"greedy tree: total {greedy_cost} ({time.perf_counter() - start:.1f}s); now the exact search")
     cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)
@@ -131,7 +131,7 @@ def _greedy_part(game: Game, first: int, part: np.ndarray, depth: int, answer: s
     search = _worker_cost_search()
     search.greedy_rule = greedy  # the rule steers greedy trees only: the second-guess tasks' values do not depend on it
     start = time.perf_counter()
-    upper, _ = search.greedy(part, depth, (first,))
+    upper, _ = search.greedy_total(part, depth, (first,))
     return GreedyResult(answer, upper, time.perf_counter() - start)
 
 

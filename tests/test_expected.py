@@ -15,7 +15,7 @@ from bactree import subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import Game
-from bactree.search import cost
+from bactree.search import Solver, cost
 from bactree.treefile import check_document, dumps
 
 GAME = Game(3, "01234", False)  # the first guess is forced by symmetry: 7 subproblems
@@ -107,7 +107,6 @@ def test_second_guess_tasks_report_progress_tagged_with_their_guess(monkeypatch,
 
 
 def test_greedy_keeps_within_its_cap_and_gives_up_cleanly_below_it():
-    from bactree.search import Solver
     from bactree.treefile import Objective, document
 
     solver = Solver(GAME)
@@ -118,6 +117,28 @@ def test_greedy_keeps_within_its_cap_and_gives_up_cleanly_below_it():
     assert stats["max_guesses"] <= height and stats["total_guesses"] == total
     assert search.greedy(solver.all_guesses[:3], 1)[0] >= cost.INFINITE  # no tree of 1 guess for 3 secrets
     assert search.greedy(solver.all_guesses, height - 1)[0] >= cost.INFINITE
+
+
+@pytest.mark.parametrize("kernel_max", [30, 2])
+@pytest.mark.parametrize("game", [GAME, Game(3, "1234", True), Game(4, "012345", False)])
+def test_greedy_total_is_the_greedy_trees_cost_and_first_guess(monkeypatch, game: Game, kernel_max: int):
+    """`greedy_total` (no tree built, small sets valued by the kernel) against `greedy`'s tree on every first guess's
+    parts and at the root, with room and with the least height (where some guesses cannot keep within it)."""
+    monkeypatch.setattr(cost, "KERNEL_MAX_SET", kernel_max)
+    solver = Solver(game)
+    for depth in (solver.num_codes, solver.min_height()):
+        for first in (None, *range(0, solver.num_codes, 7)):
+            history = () if first is None else (first,)
+            sets = [solver.all_guesses] if first is None else list(solver.split(solver.all_guesses, first))
+            for subset in sets:
+                d = depth if first is None else depth - 1
+                total, guess = cost.CostSearch(solver, cost.TOTAL_GUESSES).greedy_total(subset, d, history)
+                expected, root = cost.CostSearch(solver, cost.TOTAL_GUESSES).greedy(subset, d, history)
+                assert total == expected
+                if total < cost.INFINITE and len(subset) > kernel_max:
+                    assert game.codes[guess] == root["guess"]
+                elif len(subset) <= kernel_max and len(subset) > 1:
+                    assert guess == -1
 
 
 def test_a_large_parts_other_second_guesses_wait_for_a_first_value() -> None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 
@@ -233,6 +234,7 @@ class CostSearch:
         self.kernel_lower = _memo._new_memo()
         self.lower: dict[tuple[bytes, int], int] = {}
         self._greedy: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, Node]] = {}
+        self._greedy_totals: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, int]] = {}
         self.nodes_searched = 0
 
     # -- bounds -----------------------------------------------------------
@@ -503,8 +505,10 @@ class CostSearch:
     def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
         """A good tree quickly, as (cost, node): the greedy rule's guess at each node, exact on small sets.
 
-        Its cost is an upper bound that lets the exact search prune from the
-        start. Remembered per (set, depth, history), so that `refine.refine`, which
+        Budgeted builds (`refine.refine`) start from its cost, and their
+        budgets count the sets searched, so the small sets' trees are read
+        back here as they always were (the shipped budgeted trees depend on
+        it). Remembered per (set, depth, history), so that `refine`, which
         asks again for each part, walks the greedy tree once.
         """
         game = self.solver.game
@@ -518,23 +522,50 @@ class CostSearch:
             return cost, self.tree(subset, depth, history)
         key = (subset.tobytes(), depth, history)
         known = self._greedy.get(key)
-        if known is not None:
-            return known
-        found = INFINITE, node(game.codes[int(subset[0])])
-        guesses = self.candidates(subset, depth, history)[0]
-        for guess in self.greedy_order(subset, depth, history, guesses):
-            total = self.cost.guess_cost(s, depth)
-            children = {}
+        if known is None:
+            cost, guess, below = self._greedy_step(subset, depth, history, self.greedy)
+            children = {self.solver.answer_to(guess, part): sub_node for part, (_, sub_node) in below}
+            known = self._greedy[key] = cost, node(game.codes[guess], children)
+        return known
+
+    def greedy_total(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
+        """(cost, first guess) of `greedy`'s tree, without building it: an upper bound for the exact search.
+
+        Small sets are valued by the kernel, which names no guess (their first
+        guess is given as -1): `greedy` reads their trees back, a search of
+        every guess of each small set that an exact build would throw away.
+        """
+        s = len(subset)
+        if s == 1:
+            return int(self.floor_at(depth)[1]), int(subset[0])
+        if s <= KERNEL_MAX_SET:
+            return self.solve(subset, depth, INFINITE, history), -1
+        key = (subset.tobytes(), depth, history)
+        known = self._greedy_totals.get(key)
+        if known is None:
+            self.check_deadline()
+            cost, guess, _ = self._greedy_step(subset, depth, history, self.greedy_total)
+            known = self._greedy_totals[key] = cost, guess
+        return known
+
+    def _greedy_step(
+        self, subset: np.ndarray, depth: int, history: tuple[int, ...], value_of: Callable[..., tuple[int, Any]]
+    ) -> tuple[int, int, list[tuple[np.ndarray, tuple[int, Any]]]]:
+        """(total, guess, [(part, value_of(part))]) for the first guess in the greedy order whose parts keep within
+        `depth`, each part valued by `value_of(part, depth - 1, history + (guess,))`; (INFINITE, lowest secret, [])
+        when none does."""
+        s = len(subset)
+        for guess in self.greedy_order(subset, depth, history, self.candidates(subset, depth, history)[0]):
+            total, below = self.cost.guess_cost(s, depth), []
             for part in self.solver.split(subset, guess):
-                sub_cost, children[self.solver.answer_to(guess, part)] = self.greedy(part, depth - 1, history + (guess,))
-                total += sub_cost
-                if sub_cost >= INFINITE:
+                value = value_of(part, depth - 1, history + (guess,))
+                below.append((part, value))
+                total += value[0]
+                if value[0] >= INFINITE:
                     break  # this guess cannot keep within `depth`
             if total < INFINITE:
-                found = total, node(game.codes[guess], children)
-                break
-        self._greedy[key] = found
-        return found
+                return total, guess, below
+        return INFINITE, int(subset[0]), []
 
     def greedy_order(
         self, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray
