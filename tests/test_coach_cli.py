@@ -9,7 +9,10 @@ from naive_search import guess_total, least_total
 from typer.testing import CliRunner
 
 from bactree.cli import app
+from bactree.coach.analyse import Analysis, GuessValue
+from bactree.coach.engine import EXPECTED
 from bactree.coach.review import read_game, review
+from bactree.coach.text import analysis_lines
 from bactree.game import Game, preset
 from bactree.play import SoloSession, walk_secret
 from bactree.walker import load_shipped_tree
@@ -45,6 +48,15 @@ def test_analyse_prints_the_table_and_the_named_guess():
     assert lines[6].startswith("Values: exact, from the search (")
     assert len(lines) == 7
 
+
+
+def test_wide_bounds_get_wider_columns_so_figures_never_run_together():
+    """`77561..82880` and `5.1297..5.4815` (5 of 9 at the start, out of time) overflow 12 characters."""
+    game = Game(5, "012345678", False)
+    value = GuessValue("01234", True, 77561, 82880, 15120)
+    analysis = Analysis(game, (), EXPECTED, False, ("x",) * 15120, (value,), None, value, "search", False, 4.0)
+    row = analysis_lines(analysis)[3]
+    assert row.split() == ["01234", "77561..82880", "5.1297..5.4815", "could", "win", "now"]
 
 def test_a_hard_mode_review_prints_exactly_this_and_refuses_a_game_that_broke_it():
     result = runner.invoke(app, ["review", *TINY, "--secret", "123", "--hard"], input="012\n103\n")

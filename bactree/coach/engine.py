@@ -186,15 +186,19 @@ class Engine:
         """A proven lower bound of `guess`'s total from the memos: |S| plus each part's best bound."""
         return len(subset) + sum(self.search.memo_bound(part, depth - 1) for part in self.solver.split(subset, guess))
 
-    def _greedy_total(self, subset: np.ndarray, depth: int, guess: int, history: tuple[int, ...]) -> int:
-        """The total of `guess` followed by greedy trees on its parts: an upper bound (no deadline: greedy trees are quick)."""
-        self.search.deadline = None
+    def _greedy_total(self, subset: np.ndarray, depth: int, guess: int, history: tuple[int, ...]) -> int | None:
+        """The total of `guess` followed by greedy trees on its parts, an upper bound; None if the deadline comes first
+        (on the largest games a greedy tree takes seconds)."""
         after = history + (guess,)
-        return len(subset) + sum(self.search.greedy(part, depth - 1, after)[0] for part in self.solver.split(subset, guess))
+        try:
+            return len(subset) + sum(
+                self.search.greedy_total(part, depth - 1, after)[0] for part in self.solver.split(subset, guess))
+        except BudgetExceeded:
+            return None
 
     def _rank_expected(self, subset, depth, history, top, on) -> tuple[dict[int, Value], int | None, bool]:
         """(values found, the least total if proven, whether time ran out) of the best guesses, most `top` exact."""
-        search, known, timed_out, optimum = self.search, {}, False, None
+        search, known, timed_out, optimum, greedy = self.search, {}, False, None, None
         if on is not None:
             optimum = self._tree_total(on.node, subset)
             known[self.index[on.node["guess"]]] = Value.of(optimum)
@@ -203,11 +207,12 @@ class Engine:
             known[int(subset[0])] = Value.of(1)
         else:
             try:
+                # The greedy tree's total first: an upper bound in seconds where a large set's exact search would not end.
+                greedy = search.greedy_total(subset, depth, history)
                 optimum, guess = search.best_guess(subset, depth, history)
                 known[guess] = Value.of(optimum)
             except BudgetExceeded:
                 timed_out = True
-        deadline = search.deadline
         guesses, bases, _ = search.candidates(subset, depth, history)
         floor = 0 if optimum is None else optimum  # no guess does better than a proven best
         possible = set(subset.tolist())
@@ -240,12 +245,9 @@ class Engine:
                 continue
             if value < limit + tie:
                 known[guess] = Value.of(value)
-        if optimum is None:
-            # No best value proven: the greedy rule's tree gives its first guess an upper bound.
-            search.deadline = None
-            cost, tree = search.greedy(subset, depth, history)
-            search.deadline = deadline
-            guess = self.index[tree["guess"]]
+        if optimum is None and greedy is not None and greedy[1] >= 0:
+            # No best value proven: the greedy rule's tree, if it ended in time, gives its first guess an upper bound.
+            cost, guess = greedy  # (a small set's first guess is not named, but its exact search ends in time)
             lower = known[guess].lower if guess in known else self._part_bound(subset, depth, guess)
             known[guess] = Value(min(lower, cost), cost)
         return known, optimum, timed_out

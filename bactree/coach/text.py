@@ -63,10 +63,14 @@ def analysis_lines(analysis: Analysis) -> list[str]:
     size = len(analysis.secrets)
     if analysis.objective == EXPECTED:
         lines.append("Guesses to find the secret from here, this one included (total over the secrets, and mean):")
-        lines.append("  guess         total        mean")
-        for v in analysis.best:
+        totals, means = [figure(v) for v in analysis.best], [figure(v, size, 4) for v in analysis.best]
+        # Columns of 12, wider where bounds need it (`77561..82880` and `5.1297..5.4815` must not run together).
+        wide_total = max([12] + [len(t) + 2 for t in totals])
+        wide_mean = max([12] + [len(m) + 2 for m in means])
+        lines.append(f"  {'guess':<6}{'total':>{wide_total + 1}}{'mean':>{wide_mean}}")
+        for v, total, mean in zip(analysis.best, totals, means):
             note = "  could win now" if v.possible else ""
-            lines.append(f"  {v.guess:<6}{figure(v):>12}{figure(v, size, 4):>12}{note}")
+            lines.append(f"  {v.guess:<6}{total:>{wide_total}}{mean:>{wide_mean}}{note}")
     else:
         lines.append("Guesses to find the secret from here at worst, this one included:")
         lines.append("  guess     worst")
