@@ -21,7 +21,7 @@ from naive_search import least_total
 from bactree.codes import answer_table, encode_answer
 from bactree.game import Game
 from bactree.search import Solver, _cost_kernels, _partition_kernels
-from bactree.search.cost import INFINITE, TOTAL_GUESSES, CostSearch
+from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch
 
 TINY_GAMES = [Game(3, "0123", False), Game(2, "12345", False), Game(2, "123", True), Game(2, "1234", True)]
 

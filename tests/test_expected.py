@@ -15,7 +15,7 @@ from bactree import subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import Game
-from bactree.search import Solver, cost
+from bactree.search import TOTAL_GUESSES, Solver, cost
 from bactree.treefile import check_document, dumps
 
 GAME = Game(3, "01234", False)  # the first guess is forced by symmetry: 7 subproblems
@@ -111,7 +111,7 @@ def test_greedy_keeps_within_its_cap_and_gives_up_cleanly_below_it():
 
     solver = Solver(GAME)
     height = solver.min_height()
-    search = cost.CostSearch(solver, cost.TOTAL_GUESSES)
+    search = cost.CostSearch(solver, TOTAL_GUESSES)
     total, root = search.greedy(solver.all_guesses, height)
     stats = document(GAME, Objective("expected"), False, root)["stats"]
     assert stats["max_guesses"] <= height and stats["total_guesses"] == total
@@ -132,8 +132,8 @@ def test_greedy_total_is_the_greedy_trees_cost_and_first_guess(monkeypatch, game
             sets = [solver.all_guesses] if first is None else list(solver.split(solver.all_guesses, first))
             for subset in sets:
                 d = depth if first is None else depth - 1
-                total, guess = cost.CostSearch(solver, cost.TOTAL_GUESSES).greedy_total(subset, d, history)
-                expected, root = cost.CostSearch(solver, cost.TOTAL_GUESSES).greedy(subset, d, history)
+                total, guess = cost.CostSearch(solver, TOTAL_GUESSES).greedy_total(subset, d, history)
+                expected, root = cost.CostSearch(solver, TOTAL_GUESSES).greedy(subset, d, history)
                 assert total == expected
                 if total < cost.INFINITE and len(subset) > kernel_max:
                     assert game.codes[guess] == root["guess"]

@@ -19,7 +19,7 @@ from bactree.evaluate import evaluate
 from bactree.game import Game
 from bactree.search import Solver, others_bound
 from bactree.search import cost, deep
-from bactree.search.cost import TOTAL_GUESSES, CostSearch
+from bactree.search import TOTAL_GUESSES, CostSearch
 from bactree.strategies import Entropy
 from bactree.treefile import check_document, dumps
 

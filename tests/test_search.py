@@ -17,7 +17,7 @@ from naive_search import (
 from bactree.build import build
 from bactree.codes import code_array
 from bactree.game import BactreeError, Game
-from bactree.search import cost
+from bactree.search import cost, cost_model
 from bactree.search import height as search_height
 from bactree.search._symmetry import _canonical_mask
 from bactree.treefile import check_document, dumps
@@ -136,7 +136,7 @@ def test_level_caps_bound_what_depth_can_solve():
     game = Game(4, "0123456789", False)
     caps = search_height.level_caps(game, 4)
     assert list(caps[1:]) == [1, 14, 183, 2380]
-    assert cost.level_fill(1 + 13 + 5, 13) == 1 + 2 * 13 + 3 * 5
+    assert cost_model.level_fill(1 + 13 + 5, 13) == 1 + 2 * 13 + 3 * 5
     assert np.all(np.diff(caps[1:]) > 0)
 
 
@@ -214,10 +214,10 @@ def test_bad_tie_break_chains_are_refused(chain, message):
 
 
 def test_chain_weights_order_lexicographically():
-    chain = cost.Cost.chain(("crush", "total"), 7, 5040)
+    chain = cost_model.Cost.chain(("crush", "total"), 7, 5040)
     assert chain.weights == (0, 1, 7 * 5040 + 1)
-    assert cost.Cost.chain(("nodes",), 7, 5040) is cost.NODES
-    assert cost.Cost.chain(("total",), 7, 5040) is cost.TOTAL_GUESSES
+    assert cost_model.Cost.chain(("nodes",), 7, 5040) is cost_model.NODES
+    assert cost_model.Cost.chain(("total",), 7, 5040) is cost_model.TOTAL_GUESSES
 
 
 @pytest.mark.parametrize("branching", [1, 2, 13, 19])
@@ -231,5 +231,5 @@ def test_level_fills_sum_the_depths_of_the_places_in_level_order(branching):
         total += depth
         left -= 1
         expected.append(total)
-    assert cost.level_fills(500, branching).tolist() == expected
-    assert [cost.level_fill(s, branching) for s in range(500)] == expected
+    assert cost_model.level_fills(500, branching).tolist() == expected
+    assert [cost_model.level_fill(s, branching) for s in range(500)] == expected

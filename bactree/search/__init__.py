@@ -2,6 +2,7 @@
 
     height      `Solver`: the game's tables, symmetry, and the worst-case search
     cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
+    cost_model  `Cost` (what a tree's guesses cost) and the counting floors every tree of a set stays above
     deep        lower bounds two guesses deep (`others_bound`), which both searches below use
     refine      `refine`: a budgeted search's tree with a proven lower bound (bounds by `deep`)
     finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
@@ -25,7 +26,8 @@ imports the build or the CLI.
 
 from __future__ import annotations
 
-from .cost import GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch
+from .cost import GREEDY_RULES, INFINITE, CostSearch
+from .cost_model import TOTAL_GUESSES, Cost
 from .finder import TreeFinder
 from .height import Progress, Solver, level_caps
 from .deep import DEEPER_CALLS, others_bound
