@@ -332,6 +332,8 @@ def test_a_read_only_set_gets_the_tree_of_a_writable_one() -> None:
         frozen.flags.writeable = False
         depth = solver.num_codes - 1
         assert search_for(solver.game).greedy(frozen, depth, (0,)) == search_for(solver.game).greedy(part, depth, (0,))
+        fresh, writable = search_for(solver.game), search_for(solver.game)
+        assert fresh.greedy_total(frozen, depth, (0,)) == writable.greedy_total(part, depth, (0,))
 
 
 @settings(max_examples=150, deadline=None)

@@ -155,6 +155,9 @@ class CostSearch:
             return INFINITE
         if kernel and s <= KERNEL_MAX_SET:
             solver = self.solver
+            if not subset.flags.writeable:
+                # A read-only set (Ray hands parts over so) crashes `_least_cost` as numba loads it from its cache.
+                subset = subset.copy()
             return int(
                 _cost_kernels._least_cost(
                     solver.table, solver.codes, subset, depth, bound, solver.solved,
@@ -488,9 +491,6 @@ class CostSearch:
 
     def best_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
         """(least cost, lowest guess reaching it) for `subset` within `depth` guesses."""
-        if not subset.flags.writeable:
-            # A read-only set (Ray hands parts over so) crashes `_least_cost` as numba loads it from its cache.
-            subset = subset.copy()
         cost = self.solve(subset, depth, INFINITE, history)  # a small set's value from the kernel, mostly remembered
         if len(subset) == 1:
             return cost, int(subset[0])
