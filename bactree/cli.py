@@ -376,7 +376,7 @@ def build(
         typer.Option("--budget", help="Most sets each search (or expected subproblem) may examine before it keeps its greedy tree (the file then says optimal: false, with a lower bound); with --tie-break none, sets plus guesses tried at three guesses left, before a height is left undecided (a lower bound) and taller trees are sought."),
     ] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Expected, or worst-case with --tie-break none: processes for the subproblems (default: one per core; below 2000 secrets, this process alone).")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Expected, or worst-case with --tie-break none: reuse the subproblems an interrupted build saved in OUTPUT.resume.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="Expected, or worst-case with --tie-break none: reuse the subproblems an interrupted build saved in OUTPUT.resume (an exact expected build also the values its workers proved, OUTPUT.resume.memo*).")] = False,
     executor: Annotated[str, typer.Option("--executor", help="Expected, or --tie-break none: run the subproblems on local processes or on Ray (pip install 'bactree\\[cluster]').")] = "local",
     address: Annotated[Optional[str], typer.Option("--address", help="With --executor ray: a running Ray cluster (e.g. HEAD:6379); default: start Ray here.")] = None,
     greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
@@ -395,6 +395,7 @@ def build(
     from .build import build as build_tree
     from .game import game_slug
     from .openings import saved_checkpoints
+    from .search.memo_store import memo_files
     from .treefile import check_writable, dumps, write_atomic
 
     # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
@@ -429,7 +430,7 @@ def build(
         )
         raise_if_signalled()
         write_atomic(output, dumps(result.document))
-        for path in [checkpoint, *saved_checkpoints(checkpoint, first)]:
+        for path in [checkpoint, *saved_checkpoints(checkpoint, first), *memo_files(checkpoint)]:
             path.unlink(missing_ok=True)
         stats = result.stats
         typer.echo(

@@ -24,6 +24,7 @@ the lowest code, so the tree is the same whatever order tasks end in.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import deque
@@ -36,7 +37,7 @@ import orjson
 
 from .executors import Executor, make_executor
 from .game import Game
-from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, TreeFinder, refine
+from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, TreeFinder, memo_store, refine
 from .resume import FoundPart, PartResult, SavedBranch, read_found, read_resume
 from .treefile import Node, node, write_atomic
 
@@ -71,12 +72,18 @@ def _task_slots(solver: Solver, tasks: int, workers: int | None, executor: str) 
 
 _worker_solver: Solver | None = None
 _worker_search: CostSearch | None = None
+_worker_memo: Path | None = None
 
 
-def _install_solver(game: Game, table: np.ndarray, hard: bool) -> None:
-    """Worker set-up, once per process: a solver over the build's answer table (shared, not rebuilt)."""
-    global _worker_solver, _worker_search
-    _worker_solver, _worker_search = Solver(game, hard=hard, table=table), None
+def _install_solver(game: Game, table: np.ndarray, hard: bool, memo: Path | None = None) -> None:
+    """Worker set-up, once per process: a solver over the build's answer table (shared, not rebuilt).
+
+    With `memo` (an exact build's memo file, `bactree.search.memo_store`) the
+    search of second guesses starts from the values the file holds and
+    keeps what it proves slowly in its own file beside it (MEMO.PID).
+    """
+    global _worker_solver, _worker_search, _worker_memo
+    _worker_solver, _worker_search, _worker_memo = Solver(game, hard=hard, table=table), None, memo
 
 
 def _worker_report(tag: str) -> Progress:
@@ -88,23 +95,32 @@ def _solve_part(
     game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool,
     greedy: str = "bound", deeper_calls: int = DEEPER_CALLS,
 ) -> PartResult:
-    """Worker: greedy tree, then exact search under its cost; with a budget, `bactree.search.refine`."""
+    """Worker: greedy tree, then exact search under its cost; with a budget, `bactree.search.refine`.
+
+    The exact search is the worker's own (`_worker_cost_search`: its memo, and the build's memo file, serve every
+    part it takes); a budgeted one starts afresh, since its budget counts the sets it searches.
+    """
     solver = _worker_solver
     assert solver is not None and solver.game == game, "worker not set up for this game"
     start = time.perf_counter()
     report = _worker_report(f"{game.codes[first]} {answer}") if verbose else None
-    search = CostSearch(solver, TOTAL_GUESSES, progress=report, greedy_rule=greedy)
     history = (first,)
     if budget is not None:
+        search = CostSearch(solver, TOTAL_GUESSES, progress=report, greedy_rule=greedy)
         cost, lower, tree = refine(search, part, depth, history, budget, deeper_calls)
         return PartResult(answer, len(part), cost, lower, cost == lower, tree,
                           time.perf_counter() - start, search.nodes_searched)
+    search = _worker_cost_search()
+    search.progress, search.greedy_rule, before = report, greedy, search.nodes_searched
     greedy_cost, _ = search.greedy_total(part, depth, history)
     if report:
         report(f"greedy tree: total {greedy_cost} ({time.perf_counter() - start:.1f}s); now the exact search")
     cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)
     tree = search.tree(part, depth, history)
-    return PartResult(answer, len(part), cost, cost, True, tree, time.perf_counter() - start, search.nodes_searched)
+    if search.keeper is not None:
+        search.keeper.save()
+    return PartResult(answer, len(part), cost, cost, True, tree, time.perf_counter() - start,
+                      search.nodes_searched - before)
 
 
 @dataclass
@@ -122,6 +138,12 @@ def _worker_cost_search() -> CostSearch:
     assert _worker_solver is not None, "worker not set up"
     if _worker_search is None:
         _worker_search = CostSearch(_worker_solver, TOTAL_GUESSES)
+        if _worker_memo is not None:
+            if _worker_memo.exists():
+                game, hard = _worker_solver.game, _worker_solver.hard
+                memo_store.restore(_worker_search, memo_store.read_memo(_worker_memo, game, TOTAL_GUESSES.name, hard))
+            own = _worker_memo.with_name(f"{_worker_memo.name}.{os.getpid()}")
+            _worker_search.keeper = memo_store.MemoKeeper(_worker_search, own)
     return _worker_search
 
 
@@ -161,6 +183,8 @@ def _solve_branch(
     start, before = time.perf_counter(), search.nodes_searched
     value = search.guess_value(part, depth, guess, bound, (first,))
     tree = search.tree_after(part, depth, guess, (first,)) if value < bound else None
+    if search.keeper is not None:
+        search.keeper.save()
     return BranchResult(answer, guess, bound, value, tree, time.perf_counter() - start, search.nodes_searched - before)
 
 
@@ -300,9 +324,22 @@ def solve_by_first_answer(
             f"[{time.perf_counter() - began:.0f}s elapsed]"
         )
 
+    memo = None
+    if resume is not None and budget is None and executor == "local":
+        # Exact builds keep the values their long searches prove (`memo_store`), so a task stopped midway is
+        # taken up again from them. Workers elsewhere (Ray) would not see the files: not there.
+        if fresh:
+            for path in memo_store.memo_files(resume):
+                path.unlink(missing_ok=True)
+        elif todo:
+            kept = memo_store.gather(resume, game, TOTAL_GUESSES.name, solver.hard)
+            if kept:
+                say(f"{len(kept)} proven values of sets reloaded from {resume.name}.memo")
+        memo = resume.with_name(resume.name + ".memo")
     if todo:
         with make_executor(executor, workers, address, verbose=progress is not None) as pool:
-            count = pool.start(_install_solver, (game, solver.table, solver.hard), _task_slots(solver, len(todo), workers, executor))
+            slots = _task_slots(solver, len(todo), workers, executor)
+            count = pool.start(_install_solver, (game, solver.table, solver.hard, memo), slots)
             if executor != "local":
                 say(f"{count} {executor} workers started")
             index = {code: i for i, code in enumerate(game.codes)}

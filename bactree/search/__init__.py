@@ -7,6 +7,7 @@
     refine      `refine`: a budgeted search's tree with a proven lower bound (bounds by `deep`)
     finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
     refutations `RefutationStore`: sets refuted within d guesses, found again in any image under symmetry
+    memo_store  the cost search's slow-won values of sets on disk, so a long exact build resumes from them
     _partition_kernels  numba kernels of how a guess splits a set (parts, labels, counts)
     _height_kernels     numba kernel of the depth-bounded search (`_find_guess`)
     _cost_kernels       numba kernels of the least-cost search (bounds, memo, branch and bound)

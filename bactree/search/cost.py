@@ -25,7 +25,7 @@ build is reproducible.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from ..treefile import Node, node
 from . import _cost_kernels, _height_kernels, _memo, deep
 from .cost_model import Cost, class_cost_floors, cost_floors, level_fills
 from .height import Progress, Solver
+
+if TYPE_CHECKING:
+    from .memo_store import MemoKeeper
 
 INFINITE = _cost_kernels.INFINITE
 
@@ -114,6 +117,7 @@ class CostSearch:
         self._greedy: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, Node]] = {}
         self._greedy_totals: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, int]] = {}
         self.nodes_searched = 0
+        self.keeper: MemoKeeper | None = None  # notes the sets long to settle, for a file (`memo_store`)
 
     # -- bounds -----------------------------------------------------------
     def lower_bound(self, subset: np.ndarray, depth: int) -> int:
@@ -185,6 +189,7 @@ class CostSearch:
         if self.budget is not None and self.nodes_searched > self.budget:
             raise BudgetExceeded
         self.check_deadline()
+        started = time.process_time()
         solver = self.solver
         best, best_guess = bound, -1
         own_symmetry = s >= self.set_symmetry_min_set
@@ -216,10 +221,11 @@ class CostSearch:
                 self._report(history, guess, best if best_guess >= 0 else None)
         if best_guess >= 0:
             self.exact[key] = (best, best_guess)
-            return best
-        proven = max(floor, fail_low)
-        self.lower[key] = max(self.lower.get(key, 0), proven)
-        return proven
+        else:
+            self.lower[key] = max(self.lower.get(key, 0), floor, fail_low)
+        if self.keeper is not None:
+            self.keeper.searched(key, started)
+        return best if best_guess >= 0 else max(floor, fail_low)
 
     def check_deadline(self) -> None:
         """Stop (`BudgetExceeded`) once the clock is past `deadline`: `solve` asks at every set, `deep` at every guess."""
