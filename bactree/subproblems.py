@@ -20,15 +20,16 @@ total so far and hands each task the bound it gives (a guess with a lower
 code than the best one may tie, so its bound is one more). Every second
 guess is either valued exactly or refuted by a proven bound, and ties go to
 the lowest code, so the tree is the same whatever order tasks end in.
+
+What the workers run (their set-up and each kind of task) is in
+`bactree.part_tasks`; this module schedules the tasks and keeps the
+resume file.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,8 +37,10 @@ import numpy as np
 import orjson
 
 from .executors import Executor, make_executor
-from .game import Game
-from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, TreeFinder, memo_store, refine
+from .part_tasks import (
+    BranchResult, GreedyResult, _find_part, _greedy_part, _install_solver, _solve_branch, _solve_part,
+)
+from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, memo_store
 from .resume import FoundPart, PartResult, SavedBranch, read_found, read_resume
 from .treefile import Node, node, write_atomic
 
@@ -69,124 +72,6 @@ def _task_slots(solver: Solver, tasks: int, workers: int | None, executor: str) 
     if workers is None and executor == "local" and solver.num_codes < PARALLEL_MIN_SECRETS:
         return 1
     return tasks
-
-_worker_solver: Solver | None = None
-_worker_search: CostSearch | None = None
-_worker_memo: Path | None = None
-
-
-def _install_solver(game: Game, table: np.ndarray, hard: bool, memo: Path | None = None) -> None:
-    """Worker set-up, once per process: a solver over the build's answer table (shared, not rebuilt).
-
-    With `memo` (an exact build's memo file, `bactree.search.memo_store`) the
-    search of second guesses starts from the values the file holds and
-    keeps what it proves slowly in its own file beside it (MEMO.PID).
-    """
-    global _worker_solver, _worker_search, _worker_memo
-    _worker_solver, _worker_search, _worker_memo = Solver(game, hard=hard, table=table), None, memo
-
-
-def _worker_report(tag: str) -> Progress:
-    """A worker's progress: lines to its stderr, tagged with the task's part (workers write there directly)."""
-    return lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)
-
-
-def _solve_part(
-    game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool,
-    greedy: str = "bound", deeper_calls: int = DEEPER_CALLS,
-) -> PartResult:
-    """Worker: greedy tree, then exact search under its cost; with a budget, `bactree.search.refine`.
-
-    The exact search is the worker's own (`_worker_cost_search`: its memo, and the build's memo file, serve every
-    part it takes); a budgeted one starts afresh, since its budget counts the sets it searches.
-    """
-    solver = _worker_solver
-    assert solver is not None and solver.game == game, "worker not set up for this game"
-    start = time.perf_counter()
-    report = _worker_report(f"{game.codes[first]} {answer}") if verbose else None
-    history = (first,)
-    if budget is not None:
-        search = CostSearch(solver, TOTAL_GUESSES, progress=report, greedy_rule=greedy)
-        cost, lower, tree = refine(search, part, depth, history, budget, deeper_calls)
-        return PartResult(answer, len(part), cost, lower, cost == lower, tree,
-                          time.perf_counter() - start, search.nodes_searched)
-    search = _worker_cost_search()
-    search.progress, search.greedy_rule, before = report, greedy, search.nodes_searched
-    greedy_cost, _ = search.greedy_total(part, depth, history)
-    if report:
-        report(f"greedy tree: total {greedy_cost} ({time.perf_counter() - start:.1f}s); now the exact search")
-    cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)
-    tree = search.tree(part, depth, history)
-    if search.keeper is not None:
-        search.keeper.save()
-    return PartResult(answer, len(part), cost, cost, True, tree, time.perf_counter() - start,
-                      search.nodes_searched - before)
-
-
-@dataclass
-class GreedyResult:
-    """A large part's greedy tree total: the bound its second-guess tasks start from."""
-
-    answer: str
-    upper: int
-    seconds: float
-
-
-def _worker_cost_search() -> CostSearch:
-    """The worker's one search for second-guess and greedy tasks, whose memo it keeps across them."""
-    global _worker_search
-    assert _worker_solver is not None, "worker not set up"
-    if _worker_search is None:
-        _worker_search = CostSearch(_worker_solver, TOTAL_GUESSES)
-        if _worker_memo is not None:
-            if _worker_memo.exists():
-                game, hard = _worker_solver.game, _worker_solver.hard
-                memo_store.restore(_worker_search, memo_store.read_memo(_worker_memo, game, TOTAL_GUESSES.name, hard))
-            own = _worker_memo.with_name(f"{_worker_memo.name}.{os.getpid()}")
-            _worker_search.keeper = memo_store.MemoKeeper(_worker_search, own)
-    return _worker_search
-
-
-def _greedy_part(game: Game, first: int, part: np.ndarray, depth: int, answer: str, greedy: str) -> GreedyResult:
-    """Worker: the total of a large part's greedy tree (rule `greedy`), so that the build process never waits on one."""
-    assert _worker_solver is not None and _worker_solver.game == game, "worker not set up for this game"
-    search = _worker_cost_search()
-    search.greedy_rule = greedy  # the rule steers greedy trees only: the second-guess tasks' values do not depend on it
-    start = time.perf_counter()
-    upper, _ = search.greedy_total(part, depth, (first,))
-    return GreedyResult(answer, upper, time.perf_counter() - start)
-
-
-@dataclass
-class BranchResult:
-    """One second guess of a large part: its exact total below `bound`, else a proven bound >= `bound`."""
-
-    answer: str
-    guess: int
-    bound: int
-    value: int
-    tree: Node | None  # the part's tree with this second guess, when valued exactly
-    seconds: float
-    sets: int
-
-
-def _solve_branch(
-    game: Game, first: int, part: np.ndarray, depth: int, guess: int, bound: int, answer: str, verbose: bool = False
-) -> BranchResult:
-    """Worker: a large part's value with a fixed second guess; one search per process keeps its memo across tasks.
-
-    With `verbose` the search's progress lines go to stderr, tagged with the part and the second guess.
-    """
-    assert _worker_solver is not None and _worker_solver.game == game, "worker not set up for this game"
-    search = _worker_cost_search()
-    search.progress = _worker_report(f"{game.codes[first]} {answer} then {game.codes[guess]}") if verbose else None
-    start, before = time.perf_counter(), search.nodes_searched
-    value = search.guess_value(part, depth, guess, bound, (first,))
-    tree = search.tree_after(part, depth, guess, (first,)) if value < bound else None
-    if search.keeper is not None:
-        search.keeper.save()
-    return BranchResult(answer, guess, bound, value, tree, time.perf_counter() - start, search.nodes_searched - before)
-
 
 class _BranchedPart:
     """A large part searched one second guess per task: its best total so far and the guesses left."""
@@ -453,20 +338,6 @@ def _run_subproblems(
         part_result = state.result()
         if part_result is not None:
             finished(part_result)
-
-
-def _find_part(
-    game: Game, first: int, part: np.ndarray, depth: int, budget: int | None, answer: str, verbose: bool
-) -> FoundPart:
-    """Worker: a tree of `part` within `depth` by iterative broadening (a fresh finder: the same tree in any worker)."""
-    solver = _worker_solver
-    assert solver is not None and solver.game == game, "worker not set up for this game"
-    start = time.perf_counter()
-    report = _worker_report(f"{game.codes[first]} {answer}") if verbose else None
-    finder = TreeFinder(solver, report, budget)
-    found = finder.find(part, depth, (first,)) >= 0
-    tree = finder.tree(part, depth, (first,)) if found else None
-    return FoundPart(answer, depth, len(part), tree, time.perf_counter() - start, finder.work)
 
 
 def find_by_first_answer(

@@ -18,7 +18,8 @@ import time
 from bactree.build import build
 from bactree.game import make_game
 from bactree.search import Solver
-from bactree.subproblems import _install_solver, _solve_part, forced_first_guess
+from bactree.part_tasks import _install_solver, _solve_part
+from bactree.subproblems import forced_first_guess
 
 
 def peak_mib() -> float:

@@ -11,7 +11,7 @@ import pytest
 from naive_search import min_cost_tree
 from typer.testing import CliRunner
 
-from bactree import subproblems
+from bactree import part_tasks, subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import Game
@@ -146,8 +146,8 @@ def test_a_large_parts_other_second_guesses_wait_for_a_first_value() -> None:
     part = subproblems._BranchedPart("0B1C", None, 40, [7, 3, 9], [100, 101, 102], upper=120)
     assert part.next_task() == (7, 121)
     assert part.next_task() is None  # 7 still running, nothing valued yet
-    part.record(subproblems.BranchResult("0B1C", 7, 121, 121, None, 0.0, 0))  # refuted: no tree below 121
+    part.record(part_tasks.BranchResult("0B1C", 7, 121, 121, None, 0.0, 0))  # refuted: no tree below 121
     assert part.next_task() == (3, 121)
     assert part.next_task() is None
-    part.record(subproblems.BranchResult("0B1C", 3, 121, 110, {"guess": "x"}, 0.0, 0))
+    part.record(part_tasks.BranchResult("0B1C", 3, 121, 110, {"guess": "x"}, 0.0, 0))
     assert part.next_task() == (9, 110)  # valued: the rest start at once, below the best so far
