@@ -165,3 +165,20 @@ def test_the_command_removes_the_memo_files_with_the_resume_file(tmp_path, monke
     assert result.exit_code == 0, result.output
     assert output.exists()
     assert list(tmp_path.iterdir()) == [output]
+
+
+def test_a_kept_set_settled_again_is_written_again(tmp_path) -> None:
+    """A set kept for a bound and later solved exactly (quickly, from the memo) gets its exact value in the next
+    write, though no new set was kept."""
+    solver = Solver(GAME)
+    path = tmp_path / "memo"
+    search = searched(solver, path)
+    key = (solver.all_guesses[:40].tobytes(), 5)
+    search.lower[key] = 130
+    search.keeper.searched(key, started=float("-inf"))  # slow: kept
+    search.keeper.save()
+    assert memo_store.read_memo(path, GAME, TOTAL_GUESSES.name, False) == {key: (130, -1)}
+    search.exact[key] = (134, 7)
+    search.keeper.searched(key, started=float("inf"))  # quick this time
+    search.keeper.save()
+    assert memo_store.read_memo(path, GAME, TOTAL_GUESSES.name, False) == {key: (134, 7)}

@@ -170,7 +170,7 @@ class MemoKeeper:
         self.search = search
         self.path = path
         self.keys: set[Key] = set()
-        self.saved = 0  # sets in the file last written
+        self.changed = False  # a kept set was settled again since the last write (a new one, or a better value)
         self.last_save = time.process_time()
 
     def searched(self, key: Key, started: float) -> None:
@@ -178,14 +178,16 @@ class MemoKeeper:
         now = time.process_time()
         if now - started >= KEEP_SECONDS:
             self.keys.add(key)
+        if key in self.keys:
+            self.changed = True
         if now - self.last_save >= SAVE_SECONDS:
             self.save()
 
     def save(self) -> None:
-        """Write the kept sets' values (nothing if no set was kept since the last write)."""
+        """Write the kept sets' values (nothing if none was settled since the last write)."""
         self.last_save = time.process_time()
-        if len(self.keys) == self.saved:
+        if not self.changed:
             return
         search = self.search
         write_memo(self.path, search.solver.game, search.cost.name, search.hard, entries_of(search, self.keys))
-        self.saved = len(self.keys)
+        self.changed = False
