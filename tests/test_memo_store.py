@@ -182,3 +182,19 @@ def test_a_kept_set_settled_again_is_written_again(tmp_path) -> None:
     search.keeper.searched(key, started=float("inf"))  # quick this time
     search.keeper.save()
     assert memo_store.read_memo(path, GAME, TOTAL_GUESSES.name, False) == {key: (134, 7)}
+
+
+def test_a_two_deep_bound_is_kept_too(tmp_path, keep_everything) -> None:
+    """The screen's bounds of parts two guesses deep (`deep.deeper_bound`) are what a long exact task spends its time
+    on: they are kept and written like searched sets."""
+    from bactree.search import deep
+
+    solver = Solver(GAME)
+    path = tmp_path / "memo"
+    search = searched(solver, path)
+    part = max(solver.split(solver.all_guesses, 0), key=len)
+    depth, history, need = solver.num_codes - 1, (0,), 10**6  # a bound it cannot reach: the whole search is done
+    bound = deep.deeper_bound(search, part, depth, history, need)
+    assert bound < need
+    search.keeper.save()
+    assert memo_store.read_memo(path, GAME, TOTAL_GUESSES.name, False)[(part.tobytes(), depth)] == (bound, -1)

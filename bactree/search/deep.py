@@ -15,6 +15,7 @@ remembered in the search's memo, which the later searches read.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -123,8 +124,11 @@ def deeper_bound(
     held = search.memo_bound(subset, depth)
     if held >= need:
         return held
+    started = time.process_time()
     guesses, bases, left_out = search.candidates(subset, depth, history, need)
     bound = others_bound(search, subset, depth, history, guesses, bases, -1, min(need, left_out), deeper, deeper_calls)
     search.remember_lower(subset, depth, bound)
+    if search.keeper is not None:  # the bound took a while: worth keeping on disk (`memo_store`)
+        search.keeper.searched((subset.tobytes(), depth), started)
     return bound
 

@@ -6,8 +6,9 @@ and the guesses left alone, whatever guesses led to the set (the lowest
 best guess is the least of its orbit under any history's symmetries, so a
 tree read back from a reloaded value is the same). A search that runs for
 hours (one second guess of 5 of 9's largest parts) loses all of it when
-it is stopped; a `MemoKeeper` notes each set whose search took at least
-`KEEP_SECONDS` of CPU and writes those sets' values to a file every
+it is stopped; a `MemoKeeper` notes each set whose search (or two-deep
+bound, `deep.deeper_bound`) took at least `KEEP_SECONDS` of CPU and
+writes those sets' values to a file every
 `SAVE_SECONDS` and when asked, and `restore` puts a file's values back
 into a fresh search. `gather` merges the files of several workers into
 one: an exact value wins over a bound, the higher of two bounds is kept.
@@ -39,9 +40,10 @@ if TYPE_CHECKING:
 
 FORMAT = "bactree-cost-memo"
 VERSION = 1
-# A set is kept when its search took at least this much CPU (seconds): the proofs worth not redoing, few enough to
-# write often (a three-hour run keeps at most about ten thousand).
-KEEP_SECONDS = 1.0
+# A set is kept when its search (or its bound two guesses deep, `deep.deeper_bound`) took at least this much CPU
+# (seconds): the proofs worth not redoing. The two-deep bounds of the parts of 5 of 9's third-level sets take about
+# 0.4 s each, and replaying a guess they ruled out costs milliseconds once they are reloaded, against 2 s.
+KEEP_SECONDS = 0.1
 # A keeper writes its file at most this often (CPU seconds), besides when asked (at the end of each task).
 SAVE_SECONDS = 300.0
 
@@ -110,7 +112,7 @@ def write_memo(path: Path, game: Game, cost: str, hard: bool, entries: Entries) 
     offsets = np.zeros(len(keys) + 1, np.int64)
     offsets[1:] = np.cumsum([len(s) for s in sets])
     arrays = [
-        np.concatenate(sets).astype(np.int64) if sets else np.zeros(0, np.int64),
+        np.concatenate(sets).astype(np.uint16) if sets else np.zeros(0, np.uint16),  # indices < BUILD_LIMIT < 2**16
         offsets,
         np.array([key[1] for key in keys], np.int64),
         np.array([entries[key][0] for key in keys], np.int64),
