@@ -8,10 +8,10 @@ tree read back from a reloaded value is the same). A search that runs for
 hours (one second guess of 5 of 9's largest parts) loses all of it when
 it is stopped; a `MemoKeeper` notes each set whose search (or two-deep
 bound, `deep.deeper_bound`) took at least `KEEP_SECONDS` of CPU and
-writes those sets' values to a file every
-`SAVE_SECONDS` and when asked, and `restore` puts a file's values back
-into a fresh search. `gather` merges the files of several workers into
-one: an exact value wins over a bound, the higher of two bounds is kept.
+writes those sets' values to a file every `SAVE_SECONDS` and when asked,
+and `restore` puts a file's values back into a fresh search. `gather`
+merges the files of several workers into one: an exact value wins over a
+bound, the higher of two bounds is kept.
 
 The file (NumPy's .npz, no pickles) holds a JSON header naming the game,
 cost and mode, the sets' indices end to end with their offsets, and per
