@@ -223,7 +223,10 @@ def solve_by_first_answer(
         memo = resume.with_name(resume.name + ".memo")
     if todo:
         with make_executor(executor, workers, address, verbose=progress is not None) as pool:
-            slots = _task_slots(solver, len(todo), workers, executor)
+            # An exact build searches a large part one second guess per task: many tasks, even when it is all that is
+            # left (a resumed build), so that it still gets every worker.
+            tasks = sum(len(part) if budget is None and len(part) >= BRANCH_MIN_SECRETS else 1 for part, _ in todo)
+            slots = _task_slots(solver, tasks, workers, executor)
             count = pool.start(_install_solver, (game, solver.table, solver.hard, memo), slots)
             if executor != "local":
                 say(f"{count} {executor} workers started")

@@ -167,3 +167,23 @@ def test_a_corrupted_saved_second_guess_is_refused(tmp_path, monkeypatch, midway
     with pytest.raises(ResumeFileError) as info:
         resumed_split(path, monkeypatch)
     assert message in str(info.value)
+
+
+def test_a_resumed_build_with_one_large_part_left_still_splits_it(tmp_path, monkeypatch) -> None:
+    """The last part left of an exact build is searched one second guess per task on every worker, not whole on one
+    (a resumed build's one task used to start one worker)."""
+    path = tmp_path / "out.json.resume"
+    written: list[bytes] = []
+    real = subproblems.write_atomic
+    monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 5)
+    monkeypatch.setattr(subproblems, "write_atomic", lambda where, data: (written.append(data), real(where, data)))
+    tree = dumps(build(SPLIT_GAME, "expected", workers=2, checkpoint=path).document)
+    states = [orjson.loads(data) for data in written if data.startswith(b'{"header"')]
+    parts = max(len(state["parts"]) for state in states)
+    last = next(state for state in states if len(state["parts"]) == parts - 1)
+    last.pop("branches", None)  # none of its second guesses saved: the part starts afresh
+    path.write_bytes(orjson.dumps(last))
+    monkeypatch.setattr(subproblems, "write_atomic", real)
+    messages: list[str] = []
+    assert resumed_split(path, monkeypatch, messages) == tree
+    assert any("second guesses searched one per task" in message for message in messages)
