@@ -223,3 +223,12 @@ def test_nothing_runs_past_the_deadline_not_even_the_greedy_upper_bound(game, hi
     hurried = analyse_position(read_history(game, history), 3, named, EXPECTED, False, 0.0, fresh)
     assert not hurried.complete
     assert all(entry.upper is None for entry in [*hurried.best, hurried.guess])
+
+
+def test_one_engine_per_game_objective_and_mode_however_it_is_asked_for():
+    """`play --coach` asks for `engine(game)`, analyse and review with every argument: the memos are shared."""
+    from bactree.coach.analyse import engine
+
+    game = Game(3, "01234", False)
+    assert engine(game) is engine(game, EXPECTED, False, True) is engine(game, objective=EXPECTED, use_shipped=True)
+    assert engine(game, EXPECTED, True) is not engine(game)

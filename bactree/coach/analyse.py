@@ -95,9 +95,14 @@ def check_seconds(seconds: float) -> None:
         raise BactreeError(f"--seconds must be at least 0, got {seconds}")
 
 
-@lru_cache(maxsize=4)
 def engine(game: Game, objective: str = EXPECTED, hard: bool = False, use_shipped: bool = True) -> Engine:
-    """The engine of a game, objective and mode, kept so that later analyses reuse its memos."""
+    """The engine of a game, objective and mode, kept so that later analyses reuse its memos (however the
+    arguments are passed: `engine(game)` and `engine(game, EXPECTED, False, True)` are one engine)."""
+    return _engine(game, objective, hard, use_shipped)
+
+
+@lru_cache(maxsize=4)
+def _engine(game: Game, objective: str, hard: bool, use_shipped: bool) -> Engine:
     if not use_shipped:
         return Engine(game, objective, hard)
     return Engine(game, objective, hard, TreeValues.shipped(game, hard, objective), Book.shipped(game, objective, hard))
