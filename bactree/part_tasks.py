@@ -38,8 +38,8 @@ def _install_solver(game: Game, table: np.ndarray, hard: bool, memo: Path | None
     """Worker set-up, once per process: a solver over the build's answer table (shared, not rebuilt).
 
     With `memo` (an exact build's memo file, `bactree.search.memo_store`) the
-    search of second guesses starts from the values the file holds and
-    keeps what it proves slowly in its own file beside it (MEMO.PID).
+    exact tasks' search starts from the values the file holds and keeps
+    what it proves slowly in its own file beside it (MEMO.PID).
     """
     global _worker_solver, _worker_search, _worker_memo
     _worker_solver, _worker_search, _worker_memo = Solver(game, hard=hard, table=table), None, memo
@@ -92,7 +92,7 @@ class GreedyResult:
 
 
 def _worker_cost_search() -> CostSearch:
-    """The worker's one search for second-guess and greedy tasks, whose memo it keeps across them."""
+    """The worker's one search for its exact tasks (whole parts, second guesses, greedy totals): one memo for all."""
     global _worker_search
     assert _worker_solver is not None, "worker not set up"
     if _worker_search is None:
