@@ -232,3 +232,34 @@ def test_one_engine_per_game_objective_and_mode_however_it_is_asked_for():
     game = Game(3, "01234", False)
     assert engine(game) is engine(game, EXPECTED, False, True) is engine(game, objective=EXPECTED, use_shipped=True)
     assert engine(game, EXPECTED, True) is not engine(game)
+
+
+def test_a_tree_not_proven_optimal_gives_bounds_never_values(tmp_path):
+    """A shipped tree of the largest games is a budgeted build's: its subtree totals bound its guesses from above,
+    the file's lower bound the best value at the root. Here a tree of Mastermind 3x3 that opens with 111 (86 guesses
+    in all, where 73 is the least), recorded as at least 72: out of time, its figures bound the truth; with time, the
+    search's exact values come out as without it."""
+    from bactree.search import TOTAL_GUESSES, CostSearch, Solver
+    from bactree.treefile import Objective, document, dumps
+    from bactree.walker import load_tree
+
+    game = Game(3, "123", True)
+    solver = Solver(game)
+    search = CostSearch(solver, TOTAL_GUESSES)
+    root = search.tree_after(solver.all_guesses, solver.num_codes, game.code_index["111"])
+    path = tmp_path / "mastermind-3x3-expected.json"
+    path.write_bytes(dumps(document(game, Objective("expected"), False, root, 72)))
+    values = TreeValues(load_tree(path))
+    secrets = frozenset(game.codes)
+    hurried = analyse_position(read_history(game, []), 3, "111", EXPECTED, False, 0.0, Engine(game, EXPECTED, tree=values))
+    assert hurried.source.startswith("tree ") and not hurried.complete
+    assert (hurried.guess.lower, hurried.guess.upper) == (max(72, hurried.guess.lower), 86)
+    assert hurried.optimum.lower >= 72 and hurried.optimum.upper == 86
+    for entry in [*hurried.best, hurried.guess]:
+        truth = guess_total(game, secrets, entry.guess, False)
+        assert entry.lower <= truth and (entry.upper is None or truth <= entry.upper), entry
+    for history in ([], ["111=1B0C"]):
+        exact = analyse_position(read_history(game, history), 3, None, EXPECTED, False, PLENTY,
+                                 Engine(game, EXPECTED, tree=values))
+        searched = analyse(game, history, top=3, seconds=PLENTY, use_shipped=False)
+        assert exact.complete and [(v.guess, v.value) for v in exact.best] == [(v.guess, v.value) for v in searched.best]

@@ -124,9 +124,11 @@ def analyse(
     are exact where a shipped book holds the position (`top` at most its
     five), a shipped tree proven optimal for expected length holds them, or
     the exact search proves them within `seconds`; past that, proven
-    bounds, marked as such. For the worst case a shipped worst-case tree
-    bounds the least height from above (its subtree's height; exact at the
-    root), which the search then need not reach. `use_shipped=False` searches
+    bounds, marked as such. A shipped expected tree not proven optimal
+    bounds its guesses' totals from above (its subtree's total) and the
+    best total from below at the root (its file's bound). For the worst case
+    a shipped worst-case tree bounds the least height from above (its
+    subtree's height; exact at the root), which the search then need not reach. `use_shipped=False` searches
     alone, with no tree or book.
     With `hard`, every guess must be still possible (`guess` too).
     Raises `BactreeError` (one line, naming the entry at fault) for a bad history.

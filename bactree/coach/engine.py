@@ -9,9 +9,11 @@ the game costs when g comes next and every later guess is best:
 - worst-case: the least height, 1 + the largest least height of the parts
   (1 when g is the only secret).
 
-A shipped tree gives exact totals (expected) or proven bounds on the least
-height (worst case: its subtree's height above, exact at the root only;
-see `tree_values`), which spare the search the depths they settle.
+A shipped tree gives exact totals (expected, proven optimal) or proven
+bounds: on the total from a tree not proven optimal (its subtree's total
+above, its recorded bound below at the root), on the least height (worst
+case: its subtree's height above, exact at the root only; see
+`tree_values`), which spare the search the depths they settle.
 
 Searches stop at a deadline; what they proved by then is kept as bounds
 (`Value.lower`, and `Value.upper` where a tree is known), never as a value.
@@ -141,6 +143,8 @@ class Engine:
                 named_value = Value(max(named_value.lower, optimum), named_value.upper)
             best_value = Value.of(optimum)
         else:  # the least bound of the guesses valued, and of those not reached (`floor`), bounds the best
+            if on is not None and named_value is not None and self.objective == EXPECTED:
+                named_value = Value(max(named_value.lower, self.tree.total_lower(on)), named_value.upper)
             uppers = [v.upper for v in known.values() if v.upper is not None]
             best_value = Value(min([v.lower for v in known.values()] + [self._floor]), min(uppers, default=None))
         back = symmetry.inverse()
@@ -198,17 +202,22 @@ class Engine:
 
     def _rank_expected(self, subset, depth, history, top, on) -> tuple[dict[int, Value], int | None, bool]:
         """(values found, the least total if proven, whether time ran out) of the best guesses, most `top` exact."""
-        search, known, timed_out, optimum, greedy = self.search, {}, False, None, None
-        if on is not None:
+        # `upper`: (total, first guess) of a tree known to reach it here, an upper bound of the best value.
+        search, known, timed_out, optimum, upper = self.search, {}, False, None, None
+        if on is not None and self.tree.tree.optimal:
             optimum = self._tree_total(on.node, subset)
             known[self.index[on.node["guess"]]] = Value.of(optimum)
         elif len(subset) == 1:
             optimum = 1
             known[int(subset[0])] = Value.of(1)
         else:
+            if on is not None:  # a shipped tree not proven optimal: its subtree plays this position
+                upper = self._tree_total(on.node, subset), self.index[on.node["guess"]]
             try:
-                # The greedy tree's total first: an upper bound in seconds where a large set's exact search would not end.
-                greedy = search.greedy_total(subset, depth, history)
+                if upper is None:
+                    # The greedy tree's total first: an upper bound in seconds where a large set's exact search would
+                    # not end.
+                    upper = search.greedy_total(subset, depth, history)
                 optimum, guess = search.best_guess(subset, depth, history)
                 known[guess] = Value.of(optimum)
             except BudgetExceeded:
@@ -245,11 +254,15 @@ class Engine:
                 continue
             if value < limit + tie:
                 known[guess] = Value.of(value)
-        if optimum is None and greedy is not None and greedy[1] >= 0:
-            # No best value proven: the greedy rule's tree, if it ended in time, gives its first guess an upper bound.
-            cost, guess = greedy  # (a small set's first guess is not named, but its exact search ends in time)
+        if optimum is None and upper is not None and upper[1] >= 0:
+            # No best value proven: the tree known here (the greedy rule's if it ended in time) bounds its first guess.
+            cost, guess = upper  # (a small set's greedy first guess is not named, but its exact search ends in time)
             lower = known[guess].lower if guess in known else self._part_bound(subset, depth, guess)
             known[guess] = Value(min(lower, cost), cost)
+        if optimum is None and on is not None:  # no guess does better than the file's bound at the root
+            recorded = self.tree.total_lower(on)
+            known = {g: Value(max(v.lower, recorded), v.upper) for g, v in known.items()}
+            self._floor = max(self._floor, recorded)
         return known, optimum, timed_out
 
     def _named_value(self, subset, depth, history, guess, known, fixed, on) -> Value:

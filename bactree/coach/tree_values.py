@@ -3,7 +3,9 @@
 Expected: every subtree of a tree optimal for total guesses is optimal for
 the secrets that reach it (a better subtree would make a better tree), so
 its total guesses are the exact least total of that set, and its guess is a
-best guess.
+best guess. A tree not proven optimal (the budgeted builds of the largest
+games) gives its guess's subtree total as an upper bound, and at the root
+the lower bound its file records (`total_lower`).
 
 Worst case: a tree proven optimal for the worst case proves only its own
 height (the least height of the whole game); its subtrees were chosen for
@@ -57,16 +59,15 @@ class TreeValues:
     def shipped(cls, game: Game, hard: bool, objective: str = EXPECTED) -> TreeValues | None:
         """The shipped tree of `game` for `objective` without a cap, hard mode as asked; None if none.
 
-        Expected: only a tree proven optimal (its values are exact). Worst
-        case: one proven optimal if there is one (its root is exact), else
-        any (its heights are upper bounds); the least height, total and
-        secrets at the height among them (a shallower subtree is a tighter bound).
+        One proven optimal if there is one (expected: its values are exact;
+        worst case: its root is), else any (its totals or heights are upper
+        bounds); among several, the least height, total and secrets at the
+        height (a shallower subtree is a tighter bound).
         """
         found = [
             entry for entry in shipped.shipped_trees()
             if entry.game == game and entry.objective.get("name") == objective
             and entry.objective.get("max_guesses") is None and entry.hard_mode == hard
-            and (entry.optimal or objective == WORST_CASE)
         ]
         best = min(found, key=lambda entry: (not entry.optimal, entry.rank()), default=None)
         return None if best is None else cls(load_tree(best.path))
@@ -85,6 +86,12 @@ class TreeValues:
         if symmetry is None:
             return None
         return OnTree(symmetry, tuple(tree_pairs), node)
+
+    def total_lower(self, on: OnTree) -> int:
+        """A proven lower bound of the least total of the secrets at `on` from the file: at the root of a tree not
+        proven optimal, the lower bound it records; else 0 (an optimal tree's totals are exact anyway)."""
+        recorded = self.tree.stats.get("lower_bound")
+        return recorded if not on.pairs and not self.tree.optimal and isinstance(recorded, int) else 0
 
     def height(self, node: dict[str, Any]) -> int:
         """Guesses the subtree at `node` takes at worst, its own guess included."""
