@@ -70,12 +70,11 @@ def merged(*stores: Entries) -> Entries:
     return out
 
 
-def entries_of(search: CostSearch, keys: set[Key] | None = None) -> Entries:
-    """The search's values of `keys` (every set it holds if None), as a store."""
+def entries_of(search: CostSearch, keys: set[Key]) -> Entries:
+    """The search's values of `keys`, as a store."""
     exact, lower = search.exact, search.lower
-    chosen = set(exact) | set(lower) if keys is None else keys
     out: Entries = {}
-    for key in chosen:
+    for key in keys:
         if key in exact:
             out[key] = exact[key]
         elif key in lower:
