@@ -4,8 +4,9 @@ Each worker process (or the build's own, for a small game) is set up once
 with the build's answer table (`_install_solver`), then runs the tasks it
 is handed: a whole part (`_solve_part`: greedy total, then the exact
 search, or `refine` with a budget), a large part's greedy total
-(`_greedy_part`) or one of its second guesses (`_solve_branch`), or a tree
-within a height (`_find_part`). The exact tasks share the worker's one
+(`_greedy_part`), one of its second guesses (`_solve_branch`) or some of
+the parts a second guess leaves (`_solve_pieces`), or a tree within a
+height (`_find_part`). The exact tasks share the worker's one
 search (`_worker_cost_search`), whose memo serves every task it takes
 and, for a build with a resume file, starts from and keeps to the build's
 memo file (`bactree.search.memo_store`).
@@ -145,6 +146,43 @@ def _solve_branch(
     if search.keeper is not None:
         search.keeper.save()
     return BranchResult(answer, guess, bound, value, tree, time.perf_counter() - start, search.nodes_searched - before)
+
+
+@dataclass
+class PiecesResult:
+    """Some of the parts a large part's second guess leaves (pieces), each valued below its bound or refuted."""
+
+    answer: str
+    guess: int
+    values: list[tuple[int, int, Node | None]]  # per piece: its answer slot, value (or bound), tree when below its bound
+    seconds: float
+    sets: int
+
+
+def _solve_pieces(
+    game: Game, first: int, part: np.ndarray, depth: int, guess: int, pieces: list[tuple[int, int]], answer: str,
+    verbose: bool = False,
+) -> PiecesResult:
+    """Worker: the parts `guess` leaves of a large part with these answer slots, each below its bound (`pieces`).
+
+    Each piece is searched and read back as `CostSearch.tree_after` would
+    under the guess (`bactree.branching.GuessPieces` puts them together).
+    """
+    solver = _worker_solver
+    assert solver is not None and solver.game == game, "worker not set up for this game"
+    search = _worker_cost_search()
+    search.progress = _worker_report(f"{game.codes[first]} {answer} then {game.codes[guess]}") if verbose else None
+    start, before = time.perf_counter(), search.nodes_searched
+    by_slot = {int(solver.table[guess, piece[0]]): piece for piece in solver.split(part, guess)}
+    after = (first, guess)
+    values = []
+    for slot, bound in pieces:
+        piece = by_slot[slot]
+        value = search.solve(piece, depth - 1, bound, after)
+        values.append((slot, value, search.tree(piece, depth - 1, after) if value < bound else None))
+    if search.keeper is not None:
+        search.keeper.save()
+    return PiecesResult(answer, guess, values, time.perf_counter() - start, search.nodes_searched - before)
 
 
 def _find_part(

@@ -17,9 +17,12 @@ one second guess per task, so that the workers share the largest part
 rather than one of them taking it whole: its greedy tree (the first
 bound) is a task too, and the parent keeps the part's best
 total so far and hands each task the bound it gives (a guess with a lower
-code than the best one may tie, so its bound is one more). Every second
-guess is either valued exactly or refuted by a proven bound, and ties go to
-the lowest code, so the tree is the same whatever order tasks end in.
+code than the best one may tie, so its bound is one more). Until one second
+guess has a value the others wait, and the one they wait for is split
+further, one of the parts it leaves per task (`bactree.branching`), so that
+every worker takes a share of it. Every second guess is either valued
+exactly or refuted by a proven bound, and ties go to the lowest code, so
+the tree is the same whatever order tasks end in.
 
 What the workers run (their set-up and each kind of task) is in
 `bactree.part_tasks`; this module schedules the tasks and keeps the
@@ -36,9 +39,11 @@ from typing import Any, Callable
 import numpy as np
 import orjson
 
+from .branching import SMALL_PIECE, BranchedPart, GuessPieces
 from .executors import Executor, make_executor
 from .part_tasks import (
-    BranchResult, GreedyResult, _find_part, _greedy_part, _install_solver, _solve_branch, _solve_part,
+    BranchResult, GreedyResult, PiecesResult, _find_part, _greedy_part, _install_solver, _solve_branch, _solve_part,
+    _solve_pieces,
 )
 from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, memo_store
 from .resume import FoundPart, PartResult, SavedBranch, read_found, read_resume
@@ -72,69 +77,6 @@ def _task_slots(solver: Solver, tasks: int, workers: int | None, executor: str) 
     if workers is None and executor == "local" and solver.num_codes < PARALLEL_MIN_SECRETS:
         return 1
     return tasks
-
-class _BranchedPart:
-    """A large part searched one second guess per task: its best total so far and the guesses left."""
-
-    def __init__(self, answer: str, part: Any, size: int, guesses: list[int], bases: list[int], upper: int) -> None:
-        self.answer, self.part, self.size = answer, part, size  # `part`: the executor's handle of its secrets
-        self.best, self.best_guess, self.tree = upper + 1, -1, None
-        self.left = deque(zip(guesses, bases))  # by bound, as the sequential search takes them
-        self.running, self.seconds, self.sets = 0, 0.0, 0
-
-    def next_task(self) -> tuple[int, int] | None:
-        """(second guess, bound) of the next guess its bound does not refute, or None when none is left to start.
-
-        Until one guess has a value below the greedy tree's, one runs at a
-        time: the guess of best bound is most often the best, and the others
-        started with its value as their bound mostly fall at once (4 of 10),
-        where started beside it they would be valued in full.
-        """
-        self._drop_refuted()
-        if not self.left or (self.running and self.best_guess < 0):
-            return None
-        guess, _ = self.left.popleft()
-        self.running += 1
-        return guess, self._limit(guess)
-
-    def replay(self, result: BranchResult) -> None:
-        """A second guess's result saved by an interrupted build, taken as if its task had just run here."""
-        self.left = deque(item for item in self.left if item[0] != result.guess)
-        self.running += 1
-        self.record(result)
-
-    def _limit(self, guess: int) -> int:
-        """What `guess` must come below: the best so far, or one more for a lower code (ties go to it)."""
-        return self.best + 1 if (self.best_guess >= 0 and guess < self.best_guess) else self.best
-
-    def _drop_refuted(self) -> None:
-        """Drop the guesses at the head whose bounds already refute them (the best only falls)."""
-        while self.left:
-            guess, base = self.left[0]
-            if base > self.best or (base == self.best and self.best_guess < 0):
-                self.left.clear()  # sorted by bound: the rest are refuted too
-            elif base >= self._limit(guess):
-                self.left.popleft()
-            else:
-                return
-
-    def record(self, result: BranchResult) -> None:
-        self.running -= 1
-        self.seconds += result.seconds
-        self.sets += result.sets
-        better = result.value < self.best or (result.value == self.best and result.guess < self.best_guess)
-        if result.value < result.bound and better:
-            self.best, self.best_guess, self.tree = result.value, result.guess, result.tree
-
-    def result(self) -> PartResult | None:
-        """The part's result once every second guess is valued or refuted, else None."""
-        self._drop_refuted()
-        if self.left or self.running:
-            return None
-        if self.tree is None:
-            raise RuntimeError(f"no second guess of part {self.answer} reached its greedy bound")
-        return PartResult(self.answer, self.size, self.best, self.best, True, self.tree, self.seconds, self.sets)
-
 
 def solve_by_first_answer(
     solver: Solver,
@@ -272,7 +214,9 @@ def _run_subproblems(
     # Each large part's greedy tree is a task; its second guesses start once its total is known.
     awaiting = deque((pool.share(part), part, answer) for part, answer in large)
     shared = {answer: (handle, part) for handle, part, answer in awaiting}
-    branched: list[_BranchedPart] = []
+    branched: list[BranchedPart] = []
+    splits: dict[str, GuessPieces] = {}  # per large part, the second guess valued one of its parts per task
+    pieces: deque[tuple[BranchedPart, int, list[tuple[int, int]]]] = deque()  # its tasks not started yet
     order = {answer: i for i, (_, answer) in enumerate(large)}
     search = CostSearch(solver, TOTAL_GUESSES)
     whole = deque(
@@ -282,15 +226,25 @@ def _run_subproblems(
     )
 
     def start_next() -> bool:
-        """Start a task: greedy trees of large parts, then their second guesses, then whole parts; False if none can start."""
+        """Start a task: greedy trees of large parts, then the parts of a second guess split so, then other second
+        guesses, then whole parts; False if none can start."""
         if awaiting:
             handle, _, answer = awaiting.popleft()
             pool.submit(_greedy_part, game, first, handle, depth - 1, answer, greedy)
+            return True
+        if pieces:
+            state, guess, group = pieces.popleft()
+            pool.submit(_solve_pieces, game, first, state.part, depth - 1, guess, group, state.answer, progress is not None)
             return True
         for state in branched:
             task = state.next_task()
             if task is not None:
                 guess, bound = task
+                if state.best_guess < 0:  # the guess the others wait for: every worker takes some of its parts
+                    split = GuessPieces.split(search, state.answer, shared[state.answer][1], depth - 1, guess, bound)
+                    splits[state.answer] = split
+                    pieces.extend((state, guess, group) for group in split.groups())
+                    return start_next()
                 pool.submit(
                     _solve_branch, game, first, state.part, depth - 1, guess, bound, state.answer, progress is not None
                 )
@@ -304,7 +258,7 @@ def _run_subproblems(
         """A large part's greedy total has come: its second guesses become tasks (parts kept in size order)."""
         handle, part = shared[result.answer]
         guesses, bases, _ = search.candidates(part, depth - 1, (first,))
-        state = _BranchedPart(result.answer, handle, len(part), guesses.tolist(), bases.tolist(), result.upper)
+        state = BranchedPart(result.answer, handle, len(part), guesses.tolist(), bases.tolist(), result.upper)
         branched.append(state)
         branched.sort(key=lambda b: order[b.answer])
         saved = (saved_branches or {}).get(result.answer, [])
@@ -331,6 +285,22 @@ def _run_subproblems(
         if isinstance(result, GreedyResult):
             branch(result)
             continue
+        if isinstance(result, PiecesResult):
+            split = splits[result.answer]
+            values = sum(value for _, value, _ in result.values)
+            if len(result.values) == 1:
+                answer, size, _ = split.pieces[result.values[0][0]]
+                what = f"its part {answer} ({size} secrets)"
+            else:
+                what = f"its {len(result.values)} parts of up to {SMALL_PIECE} secrets"
+            outcome = "total" if all(tree is not None for _, _, tree in result.values) else "at least"
+            say(f"  {game.codes[first]} {result.answer} then {game.codes[result.guess]}, {what}: {outcome} {values} "
+                f"({result.seconds:.1f}s)")
+            whole_guess = split.record(result)
+            if whole_guess is None:
+                continue
+            del splits[result.answer]
+            result = whole_guess
         state = next(b for b in branched if b.answer == result.answer)
         state.record(result)
         if branch_done is not None:

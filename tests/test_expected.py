@@ -11,7 +11,7 @@ import pytest
 from naive_search import min_cost_tree
 from typer.testing import CliRunner
 
-from bactree import part_tasks, subproblems
+from bactree import branching, part_tasks, subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import Game
@@ -143,7 +143,7 @@ def test_greedy_total_is_the_greedy_trees_cost_and_first_guess(monkeypatch, game
 
 def test_a_large_parts_other_second_guesses_wait_for_a_first_value() -> None:
     """One second guess runs at a time until one has a value below the greedy total; the others then start below it."""
-    part = subproblems._BranchedPart("0B1C", None, 40, [7, 3, 9], [100, 101, 102], upper=120)
+    part = branching.BranchedPart("0B1C", None, 40, [7, 3, 9], [100, 101, 102], upper=120)
     assert part.next_task() == (7, 121)
     assert part.next_task() is None  # 7 still running, nothing valued yet
     part.record(part_tasks.BranchResult("0B1C", 7, 121, 121, None, 0.0, 0))  # refuted: no tree below 121
@@ -151,3 +151,48 @@ def test_a_large_parts_other_second_guesses_wait_for_a_first_value() -> None:
     assert part.next_task() is None
     part.record(part_tasks.BranchResult("0B1C", 3, 121, 110, {"guess": "x"}, 0.0, 0))
     assert part.next_task() == (9, 110)  # valued: the rest start at once, below the best so far
+
+
+def test_a_split_guess_hands_each_piece_the_bound_the_others_floors_leave() -> None:
+    """Each piece must come below the bound less the guess's cost and the other pieces' floors; large ones go alone."""
+    pieces = [(4, "0B1C", 40, 90), (7, "1B0C", 3, 5), (9, "0B2C", 1, 1)]  # slot, answer, size, floor
+    split = branching.GuessPieces("0B1C", 11, "0123", bound=200, cost=60, pieces=pieces)
+    assert split.base == 156
+    assert split.groups() == [[(4, 134)], [(7, 49), (9, 45)]]
+    done = part_tasks.PiecesResult("0B1C", 11, [(7, 6, {"guess": "a"}), (9, 1, {"guess": "b"})], 1.0, 2)
+    assert split.record(done) is None  # the large piece is still out
+    whole = split.record(part_tasks.PiecesResult("0B1C", 11, [(4, 100, {"guess": "c"})], 2.0, 3))
+    assert (whole.value, whole.bound, whole.seconds, whole.sets) == (167, 200, 3.0, 5)
+    assert whole.tree == {"guess": "0123", "next": {"0B1C": {"guess": "c"}, "0B2C": {"guess": "b"}, "1B0C": {"guess": "a"}}}
+    refuted = branching.GuessPieces("0B1C", 11, "0123", bound=200, cost=60, pieces=pieces)
+    refuted.record(done)
+    late = refuted.record(part_tasks.PiecesResult("0B1C", 11, [(4, 134, None)], 2.0, 3))  # reached its bound
+    assert late.value >= 200 and late.tree is None
+
+
+@pytest.mark.parametrize("small_piece", [30, 3])
+def test_a_guess_valued_piece_by_piece_gets_one_tasks_value_and_tree(monkeypatch, small_piece: int) -> None:
+    """`GuessPieces` over `_solve_pieces` against `CostSearch.guess_value` and `tree_after` on one large part,
+    below bounds loose, exact and too tight: the same value and tree below the bound, a proven refutation above."""
+    monkeypatch.setattr(branching, "SMALL_PIECE", small_piece)
+    game = Game(4, "012345", False)
+    solver = Solver(game)
+    first = 0
+    part = max(solver.split(solver.all_guesses, first), key=len)
+    depth = solver.min_height() - 1
+    part_tasks._install_solver(game, solver.table, False)
+    guesses, _, _ = cost.CostSearch(solver, TOTAL_GUESSES).candidates(part, depth, (first,))
+    for guess in guesses[:4].tolist():
+        reference = cost.CostSearch(solver, TOTAL_GUESSES)
+        value = reference.guess_value(part, depth, guess, cost.INFINITE, (first,))
+        for bound in (value + 40, value + 1, value, value - 3):
+            split = branching.GuessPieces.split(cost.CostSearch(solver, TOTAL_GUESSES), "P", part, depth, guess, bound)
+            results = [split.record(part_tasks._solve_pieces(game, first, part, depth, guess, group, "P"))
+                       for group in split.groups()]
+            assert all(r is None for r in results[:-1])
+            whole = results[-1]
+            if bound > value:
+                assert whole.value == value
+                assert whole.tree == reference.tree_after(part, depth, guess, (first,))
+            else:
+                assert whole.value >= bound and whole.tree is None
