@@ -140,6 +140,22 @@ def test_most_answers_when_a_code_outside_gets_every_answer(game: Game, data: st
     assert most == expected
 
 
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from([Game(4, "0123456", False), Game(4, "12345", True), Game(3, "123456", True), Game(5, "012345", False)]),
+    st.data(),
+)
+def test_most_answers_on_small_sets_of_larger_games(game: Game, data: st.DataObject) -> None:
+    """Sets of 3 to 16 secrets, as the least-cost search bounds them, in games of 216 to 840 codes: a code outside the
+    set often scores the most, and the scan over every code runs to its last block, or stops in one."""
+    solver = Solver(game)
+    subset = sorted(data.draw(st.lists(st.integers(0, len(game.codes) - 1), min_size=3, max_size=16, unique=True)))
+    expected = most_answers_reference(game, solver, subset, list(range(len(game.codes))))
+    branching = len(game.answers) - 1
+    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching)
+    assert most == expected
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_codes=250), st.data())
 def test_fitting_guesses_equal_reference(game: Game, data: st.DataObject) -> None:

@@ -58,13 +58,17 @@ def _canonical_mask(codes, history, perms, num_symbols):
     """True for each code that is the least code of its orbit under the history's stabiliser.
 
     Guesses in one orbit give subproblems that are images of each other, so a
-    search needs only the marked ones.
+    search needs only the marked ones. When the stabiliser is the identity
+    alone and at most one symbol is unused (common deep in a search), every
+    code is marked without a pass over them.
     """
     group_perms, maps = _stabiliser(history, perms, num_symbols)
     used = np.zeros(num_symbols, np.bool_)
     for h in range(history.shape[0]):
         for i in range(codes.shape[1]):
             used[history[h, i]] = True
+    if group_perms.shape[0] == 1 and num_symbols - np.count_nonzero(used) <= 1:
+        return np.ones(codes.shape[0], np.bool_)
     return _least_in_orbits(codes, group_perms, maps, used)
 
 
