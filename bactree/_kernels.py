@@ -101,6 +101,18 @@ def _answer_table(packed, length, multiset, common):
 
 
 @njit(cache=True)
+def _columns_in_order(table, order):
+    """`table[:, order]`, C-contiguous: row by row, a few times faster than numpy's column gather on large tables."""
+    out = np.empty((table.shape[0], order.shape[0]), table.dtype)
+    for i in range(table.shape[0]):
+        row = table[i]
+        into = out[i]
+        for j in range(order.shape[0]):
+            into[j] = row[order[j]]
+    return out
+
+
+@njit(cache=True)
 def _partition_counts(table, guesses, subset, num_slots):
     """Part sizes: row j holds how many secrets of `subset` give each answer to `guesses[j]`.
 

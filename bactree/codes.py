@@ -74,6 +74,54 @@ def answer_table(game: Game) -> np.ndarray:
     return table
 
 
+# `grouped_answers` regroups the table for games with at least this many codes per multiset of symbols (Bulls and
+# Cows of 5 positions: 120): below it the scan over every code in the table's own order costs as little.
+GROUPED_MIN_CODES = 40
+_grouped: dict[Game, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`regroup_answers` for games with at least `GROUPED_MIN_CODES` codes per multiset, else empty arrays.
+
+    Kept per game (for the last game asked): a second table as large as
+    the first, built once in the build's process so that forked workers
+    share it.
+    """
+    if game not in _grouped:
+        multisets = len(np.unique(np.sort(code_array(game), axis=1), axis=0))
+        if game.num_codes < GROUPED_MIN_CODES * multisets:
+            found = (np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64))
+        else:
+            found = regroup_answers(game, table)
+        _grouped.clear()
+        _grouped[game] = found
+    return _grouped[game]
+
+
+def regroup_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The answer table regrouped by multisets of symbols, for `_most_answers` to count a few groups of codes.
+
+    Returns `(by_group, shared, starts, most_bulls)`: `table` with its
+    columns ordered by multiset (each group's codes together, in code
+    order), the symbols each code shares with each group's codes (one
+    value per group: every code of a group shares as many), where each
+    group's columns start (one more entry than groups), and for each count
+    v of shared symbols how many bulls counts a guess can meet among the
+    secrets that share v with it: v + 1, but n - 1 when all n are shared
+    (n - 1 bulls would make the last symbol a bull too, and n bulls only
+    the guess itself gets).
+    """
+    n = game.length
+    _, group = np.unique(np.sort(code_array(game), axis=1), axis=0, return_inverse=True)
+    group = group.reshape(-1)
+    members = np.argsort(group, kind="stable")
+    starts = np.searchsorted(group[members], np.arange(int(group.max()) + 2)).astype(np.int64)
+    bulls, cows = np.divmod(np.arange(num_slots(game)), n + 1)
+    shared = (bulls + cows).astype(np.uint8)[_kernels._columns_in_order(table, members[starts[:-1]])]
+    most_bulls = np.array([v + 1 for v in range(n)] + [n - 1], np.int64)
+    return _kernels._columns_in_order(table, members), shared, starts, most_bulls
+
+
 def partition_counts(game: Game, guesses: np.ndarray, subset: np.ndarray) -> np.ndarray:
     """Part sizes of `subset` (code indices) under each of `guesses`, one row per guess."""
     table = answer_table(game)

@@ -18,10 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_search import least_total
 
-from bactree.codes import answer_table, encode_answer
+from bactree.codes import answer_table, encode_answer, grouped_answers, regroup_answers
 from bactree.game import Game
 from bactree.search import Solver, _cost_kernels, _partition_kernels
 from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch
+
+NOT_GROUPED = grouped_answers(Game(4, "0123456", False), answer_table(Game(4, "0123456", False)))  # empty arrays
 
 TINY_GAMES = [Game(3, "0123", False), Game(2, "12345", False), Game(2, "123", True), Game(2, "1234", True)]
 
@@ -107,15 +109,17 @@ def most_answers_reference(game: Game, solver: Solver, subset: list[int], guesse
 
 
 @settings(max_examples=60, deadline=None)
-@given(small_games(max_codes=250), st.data(), st.booleans())
-def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bool) -> None:
-    """Over every code as a guess, or in hard mode over the codes of the set only."""
+@given(small_games(max_codes=250), st.data(), st.booleans(), st.booleans())
+def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bool, by_group: bool) -> None:
+    """Over every code as a guess, or in hard mode over the codes of the set only; the codes counted in the table's
+    order or by groups of one multiset of symbols."""
     solver = Solver(game)
     size = len(game.codes)
     subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
     expected = most_answers_reference(game, solver, subset, subset if hard else list(range(size)))
     branching = len(game.answers) - 1
-    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, hard, branching)
+    grouped = regroup_answers(game, solver.table) if by_group else NOT_GROUPED
+    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, hard, branching, grouped)
     assert most == expected
 
 
@@ -123,11 +127,13 @@ def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bo
 @given(
     st.sampled_from([Game(3, "12345", False), Game(3, "1234", True), Game(2, "1234", False), Game(4, "012345", False)]),
     st.data(),
+    st.booleans(),
 )
-def test_most_answers_when_a_code_outside_gets_every_answer(game: Game, data: st.DataObject) -> None:
+def test_most_answers_when_a_code_outside_gets_every_answer(game: Game, data: st.DataObject, by_group: bool) -> None:
     """Sets holding one secret of each answer a code gets (besides all-bulls), so that a code outside the set may
-    score the most any can: the case where skipping the scan over every code would go wrong first. 4 of 6 has 360
-    codes: the scan's blocks of `ANSWER_BLOCK` end early or run to a short last block."""
+    score the most any can: the case where skipping the scan over every code would go wrong first, and where a
+    group's bound must hold. 4 of 6 has 360 codes: the scan's blocks of `ANSWER_BLOCK` end early or run to a short
+    last block."""
     solver = Solver(game)
     row = solver.table[data.draw(st.integers(0, len(game.codes) - 1))]
     subset = sorted(
@@ -136,7 +142,8 @@ def test_most_answers_when_a_code_outside_gets_every_answer(game: Game, data: st
     )
     expected = most_answers_reference(game, solver, subset, list(range(len(game.codes))))
     branching = len(game.answers) - 1
-    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching)
+    grouped = regroup_answers(game, solver.table) if by_group else NOT_GROUPED
+    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching, grouped)
     assert most == expected
 
 
@@ -144,16 +151,28 @@ def test_most_answers_when_a_code_outside_gets_every_answer(game: Game, data: st
 @given(
     st.sampled_from([Game(4, "0123456", False), Game(4, "12345", True), Game(3, "123456", True), Game(5, "012345", False)]),
     st.data(),
+    st.booleans(),
 )
-def test_most_answers_on_small_sets_of_larger_games(game: Game, data: st.DataObject) -> None:
-    """Sets of 3 to 16 secrets, as the least-cost search bounds them, in games of 216 to 840 codes: a code outside the
-    set often scores the most, and the scan over every code runs to its last block, or stops in one."""
+def test_most_answers_on_small_sets_of_larger_games(game: Game, data: st.DataObject, by_group: bool) -> None:
+    """Sets of 3 to 16 secrets, as the least-cost search bounds them, in games of 216 to 840 codes, where a code
+    outside the set often scores the most: every code counted in the table's order, or by groups of one multiset of
+    symbols (`regroup_answers`, whatever the game's codes per group), bounded as a whole and counted from the highest
+    bound down."""
     solver = Solver(game)
     subset = sorted(data.draw(st.lists(st.integers(0, len(game.codes) - 1), min_size=3, max_size=16, unique=True)))
     expected = most_answers_reference(game, solver, subset, list(range(len(game.codes))))
     branching = len(game.answers) - 1
-    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching)
+    grouped = regroup_answers(game, solver.table) if by_group else NOT_GROUPED
+    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching, grouped)
     assert most == expected
+
+
+def test_grouped_answers_are_kept_where_groups_hold_many_codes() -> None:
+    """5 of 6 has 120 codes per multiset: regrouped; 4 of 7 has 24: the scan in the table's order is kept."""
+    by_group, shared, starts, most_bulls = grouped_answers(Game(5, "012345", False), Solver(Game(5, "012345", False)).table)
+    assert by_group.shape == (720, 720) and shared.shape == (720, 6) and starts.tolist() == [0, 120, 240, 360, 480, 600, 720]
+    assert most_bulls.tolist() == [1, 2, 3, 4, 5, 4]
+    assert grouped_answers(Game(4, "0123456", False), Solver(Game(4, "0123456", False)).table)[0].shape == (0, 0)
 
 
 @settings(max_examples=60, deadline=None)
@@ -313,7 +332,7 @@ def test_expected_kernels_against_brute_force(game: Game, hard: bool, data: st.D
     depth = solver.num_codes
     floor = search.floor_at(depth)
     bound = _cost_kernels._lookahead(
-        solver.table, subset, depth, solver.solved, solver.caps, search.floor, search.level_fill, search.weights,
+        solver.table, solver.grouped, subset, depth, solver.solved, solver.caps, search.floor, search.level_fill, search.weights,
         hard, search.kernel_exact, search.kernel_lower,
     )
     assert floor[len(picked)] <= bound <= optimum

@@ -272,7 +272,7 @@ def _keyed_bound(key, size, depth, floor, exact, lower):
 
 
 @njit(cache=True)
-def _lookahead(table, subset, depth, solved, caps, floor, level_fill, weights, hard, exact, lower):
+def _lookahead(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard, exact, lower):
     """For costs that count total guesses: a lower bound for `subset` from how finely one guess can split it; remembered in `lower`.
 
     A value already in the memo came from such a lookahead or from a
@@ -285,13 +285,13 @@ def _lookahead(table, subset, depth, solved, caps, floor, level_fill, weights, h
     known, held = _memo_bound(subset, depth, floor, exact, lower)
     if held:
         return known
-    least = _split_bound(table, subset, depth, solved, caps, floor, level_fill, weights, hard)
+    least = _split_bound(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard)
     lower[_set_key(subset, depth)] = least
     return least
 
 
 @njit(cache=True)
-def _split_bound(table, subset, depth, solved, caps, floor, level_fill, weights, hard):
+def _split_bound(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard):
     """A lower bound for `subset` (of 3 to `caps[depth]` secrets) within `depth` guesses from how finely one guess can
     split it; no memo.
 
@@ -305,14 +305,14 @@ def _split_bound(table, subset, depth, solved, caps, floor, level_fill, weights,
     """
     s = subset.shape[0]
     branching = caps[2] - 1 if caps.shape[0] > 2 else s  # answers besides all-bulls (`level_caps`)
-    total = 3 * s - _most_answers(table, subset, solved, hard, branching)
+    total = 3 * s - _most_answers(table, subset, solved, hard, branching, grouped)
     least = _floor_of(floor, depth, s)
     return max(least, least + weights[1] * (total - level_fill[s]))
 
 
 @njit(cache=True)
 def _open_guess(
-    table, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+    table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
     weights, hard, exact, lower, kernel_max, room,
 ):
     """The parts of `subset` under `guess` with the bounds the kernel can give them before any search.
@@ -331,7 +331,7 @@ def _open_guess(
     """
     ordered, starts, counts, slots, known, open_keys, is_open = _open_scratch(subset.shape[0], num_slots)
     num_parts, raised = _open_guess_into(
-        table, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+        table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
         weights, hard, exact, lower, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
     )
     return ordered, starts, slots[:num_parts], known, raised
@@ -349,7 +349,7 @@ def _open_scratch(size, num_slots):
 
 @njit(cache=True)
 def _open_guess_into(
-    table, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+    table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
     weights, hard, exact, lower, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
 ):
     """`_open_guess` into arrays the caller holds (`_open_scratch`), so a loop over guesses allocates nothing.
@@ -393,7 +393,7 @@ def _open_guess_into(
             bound = INFINITE
             if c <= caps[depth]:
                 bound = _split_bound(
-                    table, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, level_fill, weights, hard,
+                    table, grouped, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, level_fill, weights, hard,
                 )
                 lower[(open_keys[a, 0], open_keys[a, 1])] = bound
             if bound > known[a]:
@@ -404,7 +404,7 @@ def _open_guess_into(
 
 @njit(cache=True)
 def _screen_guesses(
-    table, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
+    table, grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
     class_floor, orbit_of, lookahead, level_fill, weights, hard, exact, lower, kernel_max,
 ):
     """The next guess, from `start` on, that its parts' bounds do not rule out: the search's loop without the search.
@@ -428,7 +428,7 @@ def _screen_guesses(
         if base >= limit:
             continue
         num_parts, raised = _open_guess_into(
-            table, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+            table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
             weights, hard, exact, lower, kernel_max, limit - base, ordered, starts, counts, slots, known, open_keys,
             is_open,
         )
@@ -557,7 +557,7 @@ def _guess_base(row, subset, solved, part_floor, counts):
 
 @njit(cache=True)
 def _least_cost(
-    table, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, exact,
+    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, exact,
     lower,
 ):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
@@ -661,7 +661,7 @@ def _least_cost(
         # Each part's floor raised to what the memo already proved of it (no lookahead here: slower).
         # (`bases` stands in for `level_fill`, which only the lookahead reads.)
         num_parts, raised = _open_guess_into(
-            table, subset, g, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
+            table, grouped, subset, g, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
             weights, hard, exact, lower, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
         )
         total = base + raised
@@ -673,7 +673,7 @@ def _least_cost(
             part = ordered[starts[a]:starts[a + 1]]
             total -= known[a]
             total += _least_cost(
-                table, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, class_floor, orbit_of,
+                table, grouped, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, class_floor, orbit_of,
                 weights, hard, exact, lower,
             )
         if total < best:

@@ -164,7 +164,7 @@ class CostSearch:
                 subset = subset.copy()
             return int(
                 _cost_kernels._least_cost(
-                    solver.table, solver.codes, subset, depth, bound, solver.solved,
+                    solver.table, solver.grouped, solver.codes, subset, depth, bound, solver.solved,
                     solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.weights,
                     self.hard, self.kernel_exact, self.kernel_lower,
                 )
@@ -200,7 +200,7 @@ class CostSearch:
         index = 0
         while True:
             index, fail_low, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
-                solver.table, subset, guesses, bases, index, depth - 1, best, best_guess, fail_low, solver.solved,
+                solver.table, solver.grouped, subset, guesses, bases, index, depth - 1, best, best_guess, fail_low, solver.solved,
                 solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.lookahead,
                 self.level_fill, self.weights, self.hard, self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
             )
@@ -251,7 +251,7 @@ class CostSearch:
             if not self.lookahead:
                 return self.memo_bound(subset, depth)  # the kernel's bound counts total guesses
             return int(_cost_kernels._lookahead(
-                solver.table, subset, depth, solver.solved, solver.caps, self.floor, self.level_fill, self.weights,
+                solver.table, solver.grouped, subset, depth, solver.solved, solver.caps, self.floor, self.level_fill, self.weights,
                 self.hard, self.kernel_exact, self.kernel_lower,
             ))
         key = (subset.tobytes(), depth)
@@ -321,7 +321,7 @@ class CostSearch:
         if base >= bound:
             return base
         ordered, starts, slots, known, raised = _cost_kernels._open_guess(
-            solver.table, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
+            solver.table, solver.grouped, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
             self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard,
             self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET, bound - base,
         )

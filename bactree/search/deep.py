@@ -71,7 +71,7 @@ def others_bound(
     while True:
         search.check_deadline()  # the coach's searches stop on time inside these bounds too
         index, _, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
-            solver.table, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
+            solver.table, solver.grouped, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
             solver.num_slots, solver.caps, search.floor, search.class_floor, search.orbit_of, search.lookahead,
             search.level_fill, search.weights, search.hard, search.kernel_exact, search.kernel_lower,
             search.kernel_max_set,

@@ -27,7 +27,7 @@ from typing import Callable
 import numpy as np
 
 from .. import _kernels as _code_kernels
-from ..codes import answer_table, code_array, decode_answer, num_slots, solved_slot
+from ..codes import answer_table, code_array, decode_answer, grouped_answers, num_slots, solved_slot
 from ..game import Answer, Game
 from . import _finder_kernels, _height_kernels, _partition_kernels
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms
@@ -95,6 +95,7 @@ class Solver:
         self.hard = hard
         self.codes = code_array(game)
         self.table = answer_table(game) if table is None else table
+        self.grouped = grouped_answers(game, self.table)  # for `_most_answers`
         self.num_codes = len(self.codes)
         self.num_slots = num_slots(game)
         self.solved = solved_slot(game)
