@@ -75,13 +75,16 @@ def answer_table(game: Game) -> np.ndarray:
 
 
 # `grouped_answers` regroups the table for games with at least this many codes per multiset of symbols (Bulls and
-# Cows of 5 positions: 120): below it the scan over every code in the table's own order costs as little.
-GROUPED_MIN_CODES = 40
+# Cows: 24 of 4 positions, 120 of 5): below it (Mastermind 4x7, 11) the scan in the table's own order costs less
+# (`scripts/bench_most_answers.py`).
+GROUPED_MIN_CODES = 20
 _grouped: dict[Game, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+# What `grouped_answers` gives where the codes are not grouped: `_most_answers` then counts them in the table's order.
+UNGROUPED = (np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64))
 
 
 def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """`regroup_answers` for games with at least `GROUPED_MIN_CODES` codes per multiset, else empty arrays.
+    """`regroup_answers` for games with at least `GROUPED_MIN_CODES` codes per multiset, else `UNGROUPED`.
 
     Kept per game (for the last game asked): a second table as large as
     the first, built once in the build's process so that forked workers
@@ -90,7 +93,7 @@ def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarr
     if game not in _grouped:
         multisets = len(np.unique(np.sort(code_array(game), axis=1), axis=0))
         if game.num_codes < GROUPED_MIN_CODES * multisets:
-            found = (np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64))
+            found = UNGROUPED
         else:
             found = regroup_answers(game, table)
         _grouped.clear()

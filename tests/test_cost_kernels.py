@@ -18,12 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_search import least_total
 
-from bactree.codes import answer_table, encode_answer, grouped_answers, regroup_answers
+from bactree.codes import UNGROUPED, answer_table, encode_answer, grouped_answers, regroup_answers
 from bactree.game import Game
 from bactree.search import Solver, _cost_kernels, _partition_kernels
 from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch
 
-NOT_GROUPED = grouped_answers(Game(4, "0123456", False), answer_table(Game(4, "0123456", False)))  # empty arrays
 
 TINY_GAMES = [Game(3, "0123", False), Game(2, "12345", False), Game(2, "123", True), Game(2, "1234", True)]
 
@@ -118,7 +117,7 @@ def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bo
     subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
     expected = most_answers_reference(game, solver, subset, subset if hard else list(range(size)))
     branching = len(game.answers) - 1
-    grouped = regroup_answers(game, solver.table) if by_group else NOT_GROUPED
+    grouped = regroup_answers(game, solver.table) if by_group else UNGROUPED
     most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, hard, branching, grouped)
     assert most == expected
 
@@ -142,7 +141,7 @@ def test_most_answers_when_a_code_outside_gets_every_answer(game: Game, data: st
     )
     expected = most_answers_reference(game, solver, subset, list(range(len(game.codes))))
     branching = len(game.answers) - 1
-    grouped = regroup_answers(game, solver.table) if by_group else NOT_GROUPED
+    grouped = regroup_answers(game, solver.table) if by_group else UNGROUPED
     most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching, grouped)
     assert most == expected
 
@@ -162,17 +161,17 @@ def test_most_answers_on_small_sets_of_larger_games(game: Game, data: st.DataObj
     subset = sorted(data.draw(st.lists(st.integers(0, len(game.codes) - 1), min_size=3, max_size=16, unique=True)))
     expected = most_answers_reference(game, solver, subset, list(range(len(game.codes))))
     branching = len(game.answers) - 1
-    grouped = regroup_answers(game, solver.table) if by_group else NOT_GROUPED
+    grouped = regroup_answers(game, solver.table) if by_group else UNGROUPED
     most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching, grouped)
     assert most == expected
 
 
 def test_grouped_answers_are_kept_where_groups_hold_many_codes() -> None:
-    """5 of 6 has 120 codes per multiset: regrouped; 4 of 7 has 24: the scan in the table's order is kept."""
+    """5 of 6 has 120 codes per multiset: regrouped; Mastermind 4x5 has 9: the scan in the table's order is kept."""
     by_group, shared, starts, most_bulls = grouped_answers(Game(5, "012345", False), Solver(Game(5, "012345", False)).table)
     assert by_group.shape == (720, 720) and shared.shape == (720, 6) and starts.tolist() == [0, 120, 240, 360, 480, 600, 720]
     assert most_bulls.tolist() == [1, 2, 3, 4, 5, 4]
-    assert grouped_answers(Game(4, "0123456", False), Solver(Game(4, "0123456", False)).table)[0].shape == (0, 0)
+    assert grouped_answers(Game(4, "12345", True), Solver(Game(4, "12345", True)).table) is UNGROUPED
 
 
 @settings(max_examples=60, deadline=None)
