@@ -40,6 +40,7 @@ import numpy as np
 import orjson
 
 from .branching import SMALL_PIECE, BranchedPart, GuessPieces
+from .codes import grouped_answers
 from .executors import Executor, make_executor
 from .part_tasks import (
     BranchResult, GreedyResult, PiecesResult, _find_part, _greedy_part, _install_solver, _solve_branch, _solve_part,
@@ -164,6 +165,7 @@ def solve_by_first_answer(
                 say(f"{len(kept)} proven values of sets reloaded from {resume.name}.memo")
         memo = resume.with_name(resume.name + ".memo")
     if todo:
+        grouped_answers(game, solver.table)  # built here, before the local workers fork, so that they share it
         with make_executor(executor, workers, address, verbose=progress is not None) as pool:
             # An exact build searches a large part one second guess per task: many tasks, even when it is all that is
             # left (a resumed build), so that it still gets every worker.

@@ -107,6 +107,18 @@ def most_answers_reference(game: Game, solver: Solver, subset: list[int], guesse
     )
 
 
+def check_most_answers(solver: Solver, subset: list[int], hard: bool, by_group: bool) -> None:
+    """`_most_answers` against the reference over every code (in `hard` mode the set's own), the codes counted in
+    the table's order or by groups of one multiset of symbols (`regroup_answers`, whatever the game's group sizes)."""
+    game = solver.game
+    expected = most_answers_reference(game, solver, subset, subset if hard else list(range(len(game.codes))))
+    grouped = regroup_answers(game, solver.table) if by_group else UNGROUPED
+    branching = len(game.answers) - 1
+    assert _partition_kernels._most_answers(
+        solver.table, np.array(subset, np.int64), solver.solved, hard, branching, grouped
+    ) == expected
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_codes=250), st.data(), st.booleans(), st.booleans())
 def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bool, by_group: bool) -> None:
@@ -115,11 +127,7 @@ def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bo
     solver = Solver(game)
     size = len(game.codes)
     subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True)))
-    expected = most_answers_reference(game, solver, subset, subset if hard else list(range(size)))
-    branching = len(game.answers) - 1
-    grouped = regroup_answers(game, solver.table) if by_group else UNGROUPED
-    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, hard, branching, grouped)
-    assert most == expected
+    check_most_answers(solver, subset, hard, by_group)
 
 
 @settings(max_examples=100, deadline=None)
@@ -139,11 +147,7 @@ def test_most_answers_when_a_code_outside_gets_every_answer(game: Game, data: st
         data.draw(st.sampled_from(np.flatnonzero(row == answer).tolist()))
         for answer in np.unique(row) if answer != solver.solved
     )
-    expected = most_answers_reference(game, solver, subset, list(range(len(game.codes))))
-    branching = len(game.answers) - 1
-    grouped = regroup_answers(game, solver.table) if by_group else UNGROUPED
-    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching, grouped)
-    assert most == expected
+    check_most_answers(solver, subset, False, by_group)
 
 
 @settings(max_examples=80, deadline=None)
@@ -154,16 +158,10 @@ def test_most_answers_when_a_code_outside_gets_every_answer(game: Game, data: st
 )
 def test_most_answers_on_small_sets_of_larger_games(game: Game, data: st.DataObject, by_group: bool) -> None:
     """Sets of 3 to 16 secrets, as the least-cost search bounds them, in games of 216 to 840 codes, where a code
-    outside the set often scores the most: every code counted in the table's order, or by groups of one multiset of
-    symbols (`regroup_answers`, whatever the game's codes per group), bounded as a whole and counted from the highest
-    bound down."""
+    outside the set often scores the most."""
     solver = Solver(game)
     subset = sorted(data.draw(st.lists(st.integers(0, len(game.codes) - 1), min_size=3, max_size=16, unique=True)))
-    expected = most_answers_reference(game, solver, subset, list(range(len(game.codes))))
-    branching = len(game.answers) - 1
-    grouped = regroup_answers(game, solver.table) if by_group else UNGROUPED
-    most = _partition_kernels._most_answers(solver.table, np.array(subset, np.int64), solver.solved, False, branching, grouped)
-    assert most == expected
+    check_most_answers(solver, subset, False, by_group)
 
 
 def test_grouped_answers_are_kept_where_groups_hold_many_codes() -> None:

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
@@ -95,7 +96,6 @@ class Solver:
         self.hard = hard
         self.codes = code_array(game)
         self.table = answer_table(game) if table is None else table
-        self.grouped = grouped_answers(game, self.table)  # for `_most_answers`
         self.num_codes = len(self.codes)
         self.num_slots = num_slots(game)
         self.solved = solved_slot(game)
@@ -117,6 +117,12 @@ class Solver:
         self.refutations = RefutationStore(self.codes, self.table, self.perms, game.num_symbols, self.index_of())
         self.cores = CoreStore()  # sets no guess separates, for every three-left search of this solver
         self._screens: list[ClassScreen] = []  # the sets being decided with four guesses left, innermost last
+
+    @cached_property
+    def grouped(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The table regrouped by multisets of symbols for the least-cost search's `_most_answers`
+        (`bactree.codes.grouped_answers`: built on first use, once per game and process; none for height searches)."""
+        return grouped_answers(self.game, self.table)
 
     # -- symmetry -------------------------------------------------------
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
