@@ -120,7 +120,7 @@ def test_canonical_guesses_stay_right_and_within_the_cache_cap(game, histories, 
             got = solver.canonical_guesses(history)
             assert {game.codes[g] for g in got} == canonical_codes(game, [game.codes[h] for h in history])
             assert (got is solver.all_guesses) == (len(got) == len(game.codes))  # every code canonical: shared
-            own = [a for a in solver._canonical.values() if a is not solver.all_guesses]
+            own = {id(a): a for a in solver._canonical.values() if a is not solver.all_guesses}.values()  # shared arrays once
             held = sum(a.nbytes for a in own)
             assert held == solver._canonical_bytes and (held <= cap or len(own) == 1)  # past the cap only the newest
 
