@@ -47,8 +47,10 @@ def _install_solver(game: Game, table: np.ndarray, hard: bool, memo: Path | None
 
 
 def _worker_report(tag: str) -> Progress:
-    """A worker's progress: lines to its stderr, tagged with the task's part (workers write there directly)."""
-    return lambda message: print(f"  [{tag}] {message}", file=sys.stderr, flush=True)
+    """A worker's progress: lines to its stderr, tagged with the task's part and ending with the worker's CPU time so
+    far (workers write there directly; the search writes a line at most every few seconds, so the lines alone do not
+    time anything)."""
+    return lambda message: print(f"  [{tag}] {message} ({time.process_time():.0f}s of CPU)", file=sys.stderr, flush=True)
 
 
 def _solve_part(

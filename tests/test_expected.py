@@ -96,12 +96,13 @@ def test_parts_split_by_second_guess_give_the_same_bytes(game, monkeypatch):
 
 
 def test_second_guess_tasks_report_progress_tagged_with_their_guess(monkeypatch, capfd):
-    """Workers valuing one second guess of a large part print the search's progress, tagged with part and guess."""
+    """Workers valuing one second guess of a large part print the search's progress, tagged with part and guess,
+    ending with the worker's CPU time (the lines come at most every few seconds: they cannot time the work)."""
     monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 5)
     monkeypatch.setattr(cost, "REPORT_SECONDS", 0.0)  # the forked workers inherit it: every report is printed
     monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)  # so that a second guess's parts are searched where it reports
     build(GAME, "expected", workers=2, progress=lambda message: None)
-    assert re.search(r"\[\w+ \w+ then \w+\] at \w+ \w+", capfd.readouterr().err)
+    assert re.search(r"\[\w+ \w+ then \w+\] at \w+ \w+.* \(\d+s of CPU\)$", capfd.readouterr().err, re.M)
     build(GAME, "expected", workers=2)  # no progress asked: the tasks stay silent
     assert capfd.readouterr().err == ""
 
