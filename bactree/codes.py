@@ -83,6 +83,13 @@ _grouped: dict[Game, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 UNGROUPED = (np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64))
 
 
+@lru_cache(maxsize=4)
+def _multiset_of(game: Game) -> np.ndarray:
+    """Each code's multiset of symbols, numbered in order (the groups of `regroup_answers`)."""
+    _, group = np.unique(np.sort(code_array(game), axis=1), axis=0, return_inverse=True)
+    return group.reshape(-1)
+
+
 def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`regroup_answers` for games with at least `GROUPED_MIN_CODES` codes per multiset, else `UNGROUPED`.
 
@@ -91,8 +98,7 @@ def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarr
     share it.
     """
     if game not in _grouped:
-        multisets = len(np.unique(np.sort(code_array(game), axis=1), axis=0))
-        if game.num_codes < GROUPED_MIN_CODES * multisets:
+        if game.num_codes < GROUPED_MIN_CODES * (int(_multiset_of(game).max()) + 1):
             found = UNGROUPED
         else:
             found = regroup_answers(game, table)
@@ -115,8 +121,7 @@ def regroup_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarr
     the guess itself gets).
     """
     n = game.length
-    _, group = np.unique(np.sort(code_array(game), axis=1), axis=0, return_inverse=True)
-    group = group.reshape(-1)
+    group = _multiset_of(game)
     members = np.argsort(group, kind="stable")
     starts = np.searchsorted(group[members], np.arange(int(group.max()) + 2)).astype(np.int64)
     bulls, cows = np.divmod(np.arange(num_slots(game)), n + 1)
