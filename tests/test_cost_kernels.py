@@ -377,6 +377,42 @@ def test_kernel_values_a_set_after_a_history_by_its_canonical_guesses(game: Game
     assert budget <= search_for(game, hard).solve(subset, depth, budget, history) <= optimum
 
 
+def lowest_best_guess(game: Game, picked: list[int], hard: bool) -> tuple[int, int]:
+    """(least total, lowest code reaching it) on the set, by brute force: every guess valued through `least_total`."""
+    secrets = frozenset(game.codes[i] for i in picked)
+    valued = []
+    for guess in naive_search.guesses(game, secrets, hard):
+        split = naive_search.useful_parts(game, secrets, guess)
+        if split is not None:
+            valued.append((len(secrets) + sum(least_total(game, part, hard) for part in split.values()), guess))
+    total, guess = min(valued)  # ties: the lowest code
+    return total, game.code_index[guess]
+
+
+@pytest.mark.parametrize("game", [Game(3, "012345", False), Game(3, "1234", True), *TINY_GAMES[:2]], ids=str)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_small_sets_best_guess_named_by_the_kernel_is_the_lowest_optimal_one(game: Game, data: st.DataObject) -> None:
+    """`best_guess` on a set the kernel valued (after a history, or none) names the lowest code of least total, as the
+    brute force does and as the search of Python levels does without the shortcuts."""
+    hard = data.draw(st.booleans())
+    search = search_for(game, hard)
+    solver = search.solver
+    index = st.integers(0, len(game.codes) - 1)
+    history = tuple(data.draw(st.lists(index, max_size=2, unique=True)))
+    if history:
+        secret = data.draw(index)
+        subset = np.flatnonzero(np.all(solver.table[list(history)] == solver.table[list(history), secret][:, None], axis=0))
+    else:
+        subset = np.array(random_subsets(game, data, 10), np.int64)
+    assume(2 <= len(subset) <= 10)
+    expected = lowest_best_guess(game, subset.tolist(), hard)
+    assert search.best_guess(subset, solver.num_codes, history) == expected
+    slow = search_for(game, hard)
+    slow.small_set_shortcuts = False
+    assert slow.best_guess(subset, solver.num_codes, history) == expected
+
+
 def test_a_read_only_set_gets_the_tree_of_a_writable_one() -> None:
     """Ray hands parts over read-only; `_least_cost` loaded from numba's cache crashed on them (a segfault)."""
     solver = Solver(Game(3, "012345", False))

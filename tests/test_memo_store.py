@@ -13,7 +13,7 @@ from bactree import subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import BactreeError, Game
-from bactree.search import TOTAL_GUESSES, CostSearch, Solver, memo_store
+from bactree.search import TOTAL_GUESSES, CostSearch, Solver, cost, memo_store
 from bactree.treefile import dumps
 
 GAME = Game(3, "0123456", False)  # 210 codes: big enough for the Python-level search above the kernel's 30
@@ -32,7 +32,10 @@ def searched(solver: Solver, keeper_path: Path | None = None) -> CostSearch:
     return search
 
 
-def test_values_written_and_read_back_give_the_same_value_and_tree_with_less_search(tmp_path, keep_everything) -> None:
+def test_values_written_and_read_back_give_the_same_value_and_tree_with_less_search(
+    tmp_path, keep_everything, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cost, "KERNEL_MAX_SET", 10)  # more sets searched at the Python levels, so more kept
     solver = Solver(GAME)
     depth = solver.num_codes
     path = tmp_path / "out.json.resume.memo"

@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import _kernels as _answer_kernels, _strategy_kernels
 from ..treefile import Node, node
-from . import _cost_kernels, _height_kernels, _memo, deep
+from . import _cost_kernels, _height_kernels, _memo, _small_set_kernels, deep
 from .cost_model import Cost, class_cost_floors, cost_floors, level_fills
 from .height import Progress, Solver
 
@@ -76,7 +76,11 @@ class CostSearch:
     or more are searched over one guess per orbit of their own symmetries
     (`SET_SYMMETRY_MIN_SET`); on sets of `deep_screen_min_set` or more a
     guess is bounded two guesses deep before it is searched
-    (`DEEP_SCREEN_MIN_SET`). `deadline` (a `time.perf_counter()`
+    (`DEEP_SCREEN_MIN_SET`). With `small_set_shortcuts` (the default) a set
+    the kernel values right after a history tries only the history's
+    canonical guesses, and a small set's best guess is named by a kernel;
+    both change which bounds the memo holds, so budgeted builds, whose
+    trees depend on the sets a budget reaches, turn them off. `deadline` (a `time.perf_counter()`
     value) stops a search the same way when the clock passes it: for callers
     that answer in bounded time (`bactree.coach`) rather than reproducibly.
     """
@@ -91,6 +95,7 @@ class CostSearch:
         self.budget: int | None = None
         self.set_symmetry_min_set = SET_SYMMETRY_MIN_SET
         self.deep_screen_min_set = DEEP_SCREEN_MIN_SET
+        self.small_set_shortcuts = True
         self.deadline: float | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
@@ -163,10 +168,10 @@ class CostSearch:
                 # A read-only set (Ray hands parts over so) crashes `_least_cost` as numba loads it from its cache.
                 subset = subset.copy()
             return int(
-                _cost_kernels._least_cost(
+                _small_set_kernels._small_set(
                     solver.table, solver.grouped, solver.codes, subset, depth, bound, solver.solved,
                     solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.weights,
-                    self.hard, self.kernel_exact, self.kernel_lower, self._history_pool(subset, history),
+                    self.hard, self.kernel_exact, self.kernel_lower, self._history_pool(subset, history), -1,
                 )
             )
         key = (subset.tobytes(), depth)
@@ -229,7 +234,8 @@ class CostSearch:
 
     def _history_pool(self, subset: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
         """The guesses canonical under the stabiliser of `history` for the kernel to try on `subset` (the set those
-        guesses left), or an empty array when the history is unknown (empty) or fixed by the identity alone.
+        guesses left), or an empty array when the history is unknown (empty) or fixed by the identity alone, or
+        without `small_set_shortcuts`.
 
         Deep in its own search the kernel knows no history and tries one
         code per class of relabellings of the symbols the set does not use;
@@ -237,7 +243,7 @@ class CostSearch:
         (on 3 of 10, a search 2.3 times faster). The kernel takes the
         smaller of the two pools.
         """
-        if not history:
+        if not history or not self.small_set_shortcuts:
             return subset[:0]
         pool = self.solver.canonical_guesses(history)
         if pool is self.solver.all_guesses:
@@ -522,6 +528,16 @@ class CostSearch:
         if cost >= INFINITE:
             raise ValueError("no tree of that height exists")
         key = (subset.tobytes(), depth)
+        if key not in self.exact and self.small_set_shortcuts and not self.cost.nodes_only and len(subset) <= KERNEL_MAX_SET:
+            self.check_deadline()  # as the search below would, at every set
+            solver = self.solver
+            guess = int(_small_set_kernels._small_set(
+                solver.table, solver.grouped, solver.codes, subset, depth, INFINITE, solver.solved, solver.num_slots,
+                solver.caps, self.floor, self.class_floor, self.orbit_of, self.weights, self.hard, self.kernel_exact,
+                self.kernel_lower, self._history_pool(subset, history), cost,
+            ))
+            if guess >= 0:  # always, as the value is the set's least: else the search below names it
+                self.exact[key] = (cost, guess)
         if key not in self.exact:
             # Searched here to name the guess; bounded by the value, the screen drops every guess that cannot reach it,
             # and the lowest guess reaching it is still the one kept.

@@ -40,11 +40,13 @@ def refine(
     orbit of a set's own symmetries at every size searches fewest: `search`
     does so from here on (`CostSearch.set_symmetry_min_set` 0), and does not
     bound guesses two deep before searching them
-    (`CostSearch.deep_screen_min_set`), as the budgeted trees shipped were
+    (`CostSearch.deep_screen_min_set`) nor take the small sets' shortcuts
+    (`CostSearch.small_set_shortcuts`), as the budgeted trees shipped were
     built.
     """
     search.set_symmetry_min_set = 0
     search.deep_screen_min_set = INFINITE
+    search.small_set_shortcuts = False
     return _refined(search, subset, depth, history, budget, deeper_calls)
 
 
