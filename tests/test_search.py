@@ -109,12 +109,14 @@ def test_canonical_mask_matches_orbit_minima(game, picks):
     game=st.sampled_from([Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True)]),
     histories=st.lists(st.lists(st.integers(min_value=0, max_value=10**6), max_size=3), min_size=1, max_size=12),
     cap=st.sampled_from([0, 64, 1 << 20]),
+    entries=st.sampled_from([1, 3, 1 << 20]),
 )
-def test_canonical_guesses_stay_right_and_within_the_cache_cap(game, histories, cap):
+def test_canonical_guesses_stay_right_and_within_the_cache_cap(game, histories, cap, entries):
     """Remembered or recomputed after the cache starts afresh, the canonical guesses are the orbit minima."""
     solver = search_height.Solver(game)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_height, "CANONICAL_CACHE_BYTES", cap)
+        patch.setattr(search_height, "CANONICAL_CACHE_ENTRIES", entries)
         for picks in histories + histories:  # the second round meets remembered histories, or recomputes them
             history = tuple(p % len(game.codes) for p in picks)
             got = solver.canonical_guesses(history)
@@ -123,6 +125,7 @@ def test_canonical_guesses_stay_right_and_within_the_cache_cap(game, histories, 
             own = {id(a): a for a in solver._canonical.values() if a is not solver.all_guesses}.values()  # shared arrays once
             held = sum(a.nbytes for a in own)
             assert held == solver._canonical_bytes and (held <= cap or len(own) == 1)  # past the cap only the newest
+            assert len(solver._canonical) <= entries + 1  # a history and the array it shares with others
 
 
 def test_a_build_gives_the_same_bytes_when_the_canonical_cache_keeps_nothing(monkeypatch):

@@ -43,6 +43,10 @@ KERNEL_DEPTH = 3
 # history's array can hold every code (262 KB on Mastermind 5x8), and a long search meets
 # thousands of histories: uncapped, the cache reached 549 MB on one 5 of 9 part.
 CANONICAL_CACHE_BYTES = 256 << 20
+# Most histories a solver remembers canonical guesses for, past which the cache starts afresh too: most
+# histories deep in a search share one array (no bytes counted), but each key costs about 200 bytes, and the
+# kernel's sets ask for every history they are met under (millions in a long 5 of 9 search).
+CANONICAL_CACHE_ENTRIES = 1 << 18
 # Most symbol maps `_set_automorphisms` checks for one set before it gives up and the history's
 # stabiliser is used alone; the group's elements then cost `_least_in_orbits` one pass each over the codes.
 SET_SYMMETRY_CAP = 512
@@ -128,7 +132,8 @@ class Solver:
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
         """Guesses that are least in their orbit under the stabiliser of `history` (not to be written to).
 
-        Remembered per history, within `CANONICAL_CACHE_BYTES`; when every
+        Remembered per history, within `CANONICAL_CACHE_BYTES` and
+        `CANONICAL_CACHE_ENTRIES`; when every
         code is canonical (a trivial stabiliser, common deep in a search) the
         array is `all_guesses` itself, so it costs nothing to remember. When
         only the identity fixes the history, a code is canonical when the
@@ -140,6 +145,8 @@ class Solver:
         key = tuple(sorted(set(history)))
         found = self._canonical.get(key)
         if found is None:
+            if len(self._canonical) >= CANONICAL_CACHE_ENTRIES:
+                self._forget_canonical()
             past = self.codes[list(key)] if key else self.codes[:0]
             shared = None
             if key and len(_stabiliser(past, self.perms, self.game.num_symbols)[0]) == 1:
@@ -150,13 +157,17 @@ class Solver:
                 found = self.all_guesses if mask.all() else self.all_guesses[mask]
                 size = 0 if found is self.all_guesses else found.nbytes
                 if self._canonical_bytes + size > CANONICAL_CACHE_BYTES:
-                    self._canonical.clear()
-                    self._canonical_bytes = 0
+                    self._forget_canonical()
                 self._canonical_bytes += size
                 if shared is not None:
                     self._canonical[shared] = found
             self._canonical[key] = found
         return found
+
+    def _forget_canonical(self) -> None:
+        """Start the cache of canonical guesses afresh."""
+        self._canonical.clear()
+        self._canonical_bytes = 0
 
     def set_canonical_guesses(self, subset: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
         """The history's canonical guesses that are also least in their orbit under the set's own symmetries.
