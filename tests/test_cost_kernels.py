@@ -414,7 +414,8 @@ def test_small_sets_best_guess_named_by_the_kernel_is_the_lowest_optimal_one(gam
 
 
 def test_a_read_only_set_gets_the_tree_of_a_writable_one() -> None:
-    """Ray hands parts over read-only; `_least_cost` loaded from numba's cache crashed on them (a segfault)."""
+    """Ray hands parts over read-only; `_least_cost` loaded from numba's cache crashed on them (a segfault), and so did
+    the kernel that names a small set's best guess (run this twice: the crash comes once the signature is cached)."""
     solver = Solver(Game(3, "012345", False))
     for part in solver.split(solver.all_guesses, 0):
         frozen = part.copy()
@@ -423,6 +424,7 @@ def test_a_read_only_set_gets_the_tree_of_a_writable_one() -> None:
         assert search_for(solver.game).greedy(frozen, depth, (0,)) == search_for(solver.game).greedy(part, depth, (0,))
         fresh, writable = search_for(solver.game), search_for(solver.game)
         assert fresh.greedy_total(frozen, depth, (0,)) == writable.greedy_total(part, depth, (0,))
+        assert search_for(solver.game).tree(frozen, depth, (0,)) == search_for(solver.game).tree(part, depth, (0,))
 
 
 @settings(max_examples=150, deadline=None)

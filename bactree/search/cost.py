@@ -63,6 +63,12 @@ GREEDY_RULES = ("bound", "entropy")
 REPORT_SECONDS = 2.0
 
 
+def _writable(subset: np.ndarray) -> np.ndarray:
+    """`subset`, or a copy of it if it is read-only: Ray hands parts over so, and `_small_set_kernels._small_set`
+    crashes on a read-only array once numba loads that signature from its cache (a segfault)."""
+    return subset if subset.flags.writeable else subset.copy()
+
+
 class BudgetExceeded(Exception):
     """The search examined more sets than its budget allowed; nothing it returned is wrong, it just stopped."""
 
@@ -80,9 +86,10 @@ class CostSearch:
     the kernel values right after a history tries only the history's
     canonical guesses, and a small set's best guess is named by a kernel;
     both change which bounds the memo holds, so budgeted builds, whose
-    trees depend on the sets a budget reaches, turn them off. `deadline` (a `time.perf_counter()`
-    value) stops a search the same way when the clock passes it: for callers
-    that answer in bounded time (`bactree.coach`) rather than reproducibly.
+    trees depend on the sets a budget reaches, turn them off. `deadline`
+    (a `time.perf_counter()` value) stops a search the same way when the
+    clock passes it: for callers that answer in bounded time
+    (`bactree.coach`) rather than reproducibly.
     """
 
     def __init__(
@@ -164,12 +171,9 @@ class CostSearch:
             return INFINITE
         if kernel and s <= KERNEL_MAX_SET:
             solver = self.solver
-            if not subset.flags.writeable:
-                # A read-only set (Ray hands parts over so) crashes `_least_cost` as numba loads it from its cache.
-                subset = subset.copy()
             return int(
                 _small_set_kernels._small_set(
-                    solver.table, solver.grouped, solver.codes, subset, depth, bound, solver.solved,
+                    solver.table, solver.grouped, solver.codes, _writable(subset), depth, bound, solver.solved,
                     solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.weights,
                     self.hard, self.kernel_exact, self.kernel_lower, self._history_pool(subset, history), -1,
                 )
@@ -532,7 +536,7 @@ class CostSearch:
             self.check_deadline()  # as the search below would, at every set
             solver = self.solver
             guess = int(_small_set_kernels._small_set(
-                solver.table, solver.grouped, solver.codes, subset, depth, INFINITE, solver.solved, solver.num_slots,
+                solver.table, solver.grouped, solver.codes, _writable(subset), depth, INFINITE, solver.solved, solver.num_slots,
                 solver.caps, self.floor, self.class_floor, self.orbit_of, self.weights, self.hard, self.kernel_exact,
                 self.kernel_lower, self._history_pool(subset, history), cost,
             ))
