@@ -1,9 +1,11 @@
-"""Numba kernels that search small sets whole: `_least_cost`, their branch and bound, and the guess that names a tree.
+"""Numba kernels that search small sets whole: `_least_cost`'s branch and bound, and the guess that starts a tree.
 
 `CostSearch` hands every set of up to `KERNEL_MAX_SET` secrets to
 `_least_cost`, which values it without naming a guess; once the values
 are known, `_lowest_best_guess` names the guess a tree of the set starts
-with. Both are built on the bounds and memo of `_cost_kernels`.
+with. Python reaches both through `_small_set`, so that a process loads
+one compiled library for them. All are built on the bounds and memo of
+`_cost_kernels`.
 
 numba's cache does not see a change to a callee in another file: after
 editing `_cost_kernels`, `_partition_kernels` or `_height_kernels`, delete
