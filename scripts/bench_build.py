@@ -1,10 +1,12 @@
 """Benchmark `bactree build`: fresh processes, numba load apart from search, median of runs, peak memory.
 
-Usage: python scripts/bench_build.py [--game bulls-cows] [--objective worst-case] [--runs 3]
+Usage: python scripts/bench_build.py [--game bulls-cows] [-n LENGTH] [--symbols S] [--objective worst-case]
+    [--max-guesses K] [--runs 3]
 
 Each run is a new Python process that (1) imports bactree and loads (or, on a
-cold cache, compiles) the numba kernels on a tiny game, then (2) builds the
-requested tree. It reports both times, the whole wall time of the process and
+cold cache, compiles) the numba kernels on a small game (4 of 0-6, the same
+objective), then (2) builds the requested tree, so that (2) is the search
+alone, what bactree's own figure for a build should be compared with. It reports both times, the whole wall time of the process and
 its peak resident memory (and its largest worker's, if the build used
 worker processes), and the CPU time of the search (workers included: on a
 shared machine it varies far less than wall time); the script prints
@@ -27,9 +29,12 @@ def cpu():
 t0 = time.perf_counter()
 from bactree.build import build
 from bactree.game import Game, make_game
-build(Game(3, "01234", False))  # loads every kernel used by the search
+game, objective = make_game(sys.argv[1], int(sys.argv[2]) or None, sys.argv[3] or None), sys.argv[4]
+tie_break = "nodes" if objective == "worst-case" else None
+max_guesses = None if sys.argv[5] == "-" else int(sys.argv[5])
+build(Game(4, "0123456", False), objective, tie_break, max_guesses)  # loads the kernels the search uses
 t1, c1 = time.perf_counter(), cpu()
-result = build(make_game(sys.argv[1]), sys.argv[2], "nodes", None if sys.argv[3] == "-" else int(sys.argv[3]))
+result = build(game, objective, tie_break, max_guesses)
 t2, c2 = time.perf_counter(), cpu()
 stats = result.stats
 print(json.dumps({
@@ -44,6 +49,8 @@ print(json.dumps({
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="bulls-cows")
+    parser.add_argument("-n", "--length", type=int, default=0, help="code length (default: the game's)")
+    parser.add_argument("--symbols", default="", help="the symbols (default: the game's)")
     parser.add_argument("--objective", default="worst-case")
     parser.add_argument("--max-guesses", default="-")
     parser.add_argument("--runs", type=int, default=3)
@@ -52,7 +59,7 @@ def main() -> None:
     for run in range(args.runs):
         began = time.perf_counter()
         out = subprocess.run(
-            [sys.executable, "-c", CHILD, args.game, args.objective, args.max_guesses],
+            [sys.executable, "-c", CHILD, args.game, str(args.length), args.symbols, args.objective, args.max_guesses],
             check=True, capture_output=True, text=True,
         ).stdout
         row = json.loads(out.strip().splitlines()[-1])
