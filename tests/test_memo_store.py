@@ -201,3 +201,27 @@ def test_a_two_deep_bound_is_kept_too(tmp_path, keep_everything) -> None:
     assert bound < need
     search.keeper.save()
     assert memo_store.read_memo(path, GAME, TOTAL_GUESSES.name, False)[(part.tobytes(), depth)] == (bound, -1)
+
+
+def test_a_capped_memo_forgets_bounds_but_not_values_nor_what_the_file_keeps(
+    tmp_path, keep_everything, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past its caps the search forgets bounds (the kernel's all, its own but the kept ones): the value and tree stay
+    those of an uncapped search, and every set the keeper noted still has its value or bound for the file."""
+    solver = Solver(Game(3, "01234567", False))  # 336 codes: some sets searched here end as bounds only
+    depth = solver.num_codes
+    monkeypatch.setattr(cost, "KERNEL_MAX_SET", 10)  # more sets searched at the Python levels, so more bounds there
+    plain = searched(solver)
+    value, tree = plain.solve(solver.all_guesses, depth), plain.tree(solver.all_guesses, depth)
+    monkeypatch.setattr(cost, "MEMO_CHECK_SETS", 1)
+    monkeypatch.setattr(cost, "MEMO_CAP_KERNEL_BOUNDS", 20)
+    monkeypatch.setattr(cost, "MEMO_CAP_BOUNDS", 2)
+    capped = searched(solver, tmp_path / "out.json.resume.memo")
+    first_kernel_memo = capped.kernel_lower
+    assert capped.solve(solver.all_guesses, depth) == value
+    assert capped.tree(solver.all_guesses, depth) == tree
+    assert capped.kernel_lower is not first_kernel_memo  # the kernel's bounds were forgotten at least once
+    assert len(capped.lower) < len(plain.lower)
+    kept = capped.keeper.keys
+    assert any(key not in capped.exact for key in kept)
+    assert all(key in capped.exact or key in capped.lower for key in kept)

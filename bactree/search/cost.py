@@ -55,6 +55,14 @@ DEEP_SCREEN_MIN_SET = 400
 # Node counts: sets at most this large first try the kernel's search for a tree of
 # still-possible guesses (no memo); larger ones leave it to the memoised search.
 PERFECT_CHECK_MAX_SET = 100
+# A search keeps its memo as long as it lives (an exact build's worker: the whole run). Past this many of the kernel's
+# bounds (about 50 bytes each) or of the Python levels' bounds (keyed by the sets' bytes: hundreds each), counted every
+# `MEMO_CHECK_SETS` sets searched here, it forgets them (values stay: far fewer, and trees are read from them). Without
+# a cap an exact 5 of 9 worker grew about 1.15 MB per second of CPU (2026-11-27). `refine` turns the caps off
+# (`CostSearch.memo_caps`): a budgeted build's tree depends on the sets its budget reaches.
+MEMO_CAP_KERNEL_BOUNDS = 20_000_000
+MEMO_CAP_BOUNDS = 1_000_000
+MEMO_CHECK_SETS = 256
 # Sets at most this large are valued by the numba kernel `_least_cost` (own memo, no symmetry).
 KERNEL_MAX_SET = 30
 # Rules for the guess a greedy tree (and `refine` past its budget) makes: see `CostSearch.greedy_order`.
@@ -86,7 +94,8 @@ class CostSearch:
     the kernel values right after a history tries only the history's
     canonical guesses, and a small set's best guess is named by a kernel;
     both change which bounds the memo holds, so budgeted builds, whose
-    trees depend on the sets a budget reaches, turn them off. `deadline`
+    trees depend on the sets a budget reaches, turn them off, as they turn
+    off `memo_caps` (bounds forgotten past `MEMO_CAP_BOUNDS`). `deadline`
     (a `time.perf_counter()` value) stops a search the same way when the
     clock passes it: for callers that answer in bounded time
     (`bactree.coach`) rather than reproducibly.
@@ -103,6 +112,7 @@ class CostSearch:
         self.set_symmetry_min_set = SET_SYMMETRY_MIN_SET
         self.deep_screen_min_set = DEEP_SCREEN_MIN_SET
         self.small_set_shortcuts = True
+        self.memo_caps = True
         self.deadline: float | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
@@ -198,6 +208,8 @@ class CostSearch:
         if self.budget is not None and self.nodes_searched > self.budget:
             raise BudgetExceeded
         self.check_deadline()
+        if self.memo_caps and self.nodes_searched % MEMO_CHECK_SETS == 0:
+            self._cap_memo()
         started = time.process_time()
         solver = self.solver
         best, best_guess = bound, -1
@@ -255,6 +267,18 @@ class CostSearch:
         if self.hard:
             pool = np.intersect1d(pool, subset, assume_unique=True)
         return pool
+
+    def _cap_memo(self) -> None:
+        """Forget the bounds past `MEMO_CAP_KERNEL_BOUNDS` or `MEMO_CAP_BOUNDS`, but those a `keeper` writes to its file.
+
+        Forgetting is always sound (a set without a bound is searched again)
+        and depends only on counts, so a build stays reproducible.
+        """
+        if len(self.kernel_lower) > MEMO_CAP_KERNEL_BOUNDS:
+            self.kernel_lower = _memo._new_memo()
+        if len(self.lower) > MEMO_CAP_BOUNDS:
+            kept = self.keeper.keys if self.keeper is not None else ()
+            self.lower = {key: self.lower[key] for key in kept if key in self.lower}
 
     def check_deadline(self) -> None:
         """Stop (`BudgetExceeded`) once the clock is past `deadline`: `solve` asks at every set, `deep` at every guess."""

@@ -41,12 +41,13 @@ def refine(
     does so from here on (`CostSearch.set_symmetry_min_set` 0), and does not
     bound guesses two deep before searching them
     (`CostSearch.deep_screen_min_set`) nor take the small sets' shortcuts
-    (`CostSearch.small_set_shortcuts`), as the budgeted trees shipped were
-    built.
+    (`CostSearch.small_set_shortcuts`) nor cap its memo
+    (`CostSearch.memo_caps`), as the budgeted trees shipped were built.
     """
     search.set_symmetry_min_set = 0
     search.deep_screen_min_set = INFINITE
     search.small_set_shortcuts = False
+    search.memo_caps = False
     return _refined(search, subset, depth, history, budget, deeper_calls)
 
 
