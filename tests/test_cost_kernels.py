@@ -377,6 +377,17 @@ def test_kernel_values_a_set_after_a_history_by_its_canonical_guesses(game: Game
     assert budget <= search_for(game, hard).solve(subset, depth, budget, history) <= optimum
 
 
+def test_a_set_of_its_own_gets_no_pool_from_the_histories_below_it() -> None:
+    """Searched from a set no history left (a caller's own), the parts' histories start at its guesses and do not
+    describe them: their stabilisers' pools would leave out guesses. Found by hypothesis (test_deep_screen): 24 for 23."""
+    game = Game(2, "123456", True)
+    subset = np.array([0, 18, 19, 20, 21, 22, 28, 29, 34], np.int64)
+    search = search_for(game)
+    assert search.solve(subset, search.solver.num_codes, kernel=False) == least_total(
+        game, frozenset(game.codes[i] for i in subset)
+    ) == 23
+
+
 def lowest_best_guess(game: Game, picked: list[int], hard: bool) -> tuple[int, int]:
     """(least total, lowest code reaching it) on the set, by brute force: every guess valued through `least_total`."""
     secrets = frozenset(game.codes[i] for i in picked)
