@@ -251,8 +251,9 @@ class CostSearch:
 
     def _history_pool(self, subset: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
         """The guesses canonical under the stabiliser of `history` for the kernel to try on `subset` (the set those
-        guesses left), or an empty array when the history is unknown (empty), when its stabiliser leaves every
-        code canonical, or without `small_set_shortcuts`.
+        guesses left), or an empty array when the history is unknown (empty), when `subset` is not every code
+        giving the history's answers, when the stabiliser leaves every code canonical, or without
+        `small_set_shortcuts`.
 
         Deep in its own search the kernel knows no history and tries one
         code per class of relabellings of the symbols the set does not use;
