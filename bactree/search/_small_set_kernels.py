@@ -79,10 +79,6 @@ def _least_cost(
         lower[key] = lowest
         if lowest >= bound:
             return lowest
-    num_codes = table.shape[1]
-    member = np.zeros(num_codes, np.bool_)
-    for x in subset:
-        member[x] = True
     here = weights[0] + weights[1] * s  # s >= 3, so this is not the last guess
     limit = caps[depth - 1]
     part_floor = _floor_at(class_floor, depth - 1)
@@ -95,9 +91,7 @@ def _least_cost(
         if value >= 0:
             exact[key] = value
             return value
-    pool = subset if hard else _kernel_pool(codes, subset, member)
-    if 0 < given_pool.shape[0] < pool.shape[0]:
-        pool = given_pool
+    pool = _search_pool(codes, subset, hard, given_pool)
     index, bases, largest, fail_low = _bases_below(
         table, subset, pool, solved, num_slots, part_floor, orbit_of, limit, here, bound, _floor_at(floor, depth - 1),
         LEFT_OUT_LEVELS,
@@ -166,30 +160,33 @@ def _least_cost(
 
 
 @njit(cache=True)
+def _search_pool(codes, subset, hard, given_pool):
+    """The guesses a search of `subset` tries: in `hard` mode its own codes, else `_kernel_pool`'s; `given_pool`
+    instead when it is not empty and smaller."""
+    member = np.zeros(codes.shape[0], np.bool_)
+    for x in subset:
+        member[x] = True
+    pool = subset if hard else _kernel_pool(codes, subset, member)
+    return given_pool if 0 < given_pool.shape[0] < pool.shape[0] else pool
+
+
+@njit(cache=True)
 def _lowest_best_guess(
     table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, exact,
     lower, given_pool,
 ):
     """The lowest code starting a tree of cost `value` on `subset` within `depth` guesses (-1 if none does), where `value`
-    is the set's least cost, as `_least_cost` found it: the guess its tree starts with.
+    is the least cost of `subset` (2 secrets or more), as `_least_cost` found it: the guess its tree starts with.
 
-    Tries the pool `_least_cost` would (`given_pool` when smaller), in code
-    order: each guess bounded by its parts' floors and what the memo holds
-    of them, then its parts searched below `value + 1`. The first to reach
+    Tries `_search_pool`'s guesses, as `_least_cost` does, in code order:
+    each guess bounded by its parts' floors and what the memo holds of
+    them, then its parts searched below `value + 1`. The first to reach
     `value` is the lowest, since each pool keeps the least code of every
     class of guesses alike on the set. With the memo the search left, most
     parts are valued at once.
     """
     s = subset.shape[0]
-    if s == 1:
-        return subset[0]
-    member = np.zeros(table.shape[1], np.bool_)
-    for x in subset:
-        member[x] = True
-    pool = subset if hard else _kernel_pool(codes, subset, member)
-    if 0 < given_pool.shape[0] < pool.shape[0]:
-        pool = given_pool
-    pool = np.sort(pool)
+    pool = np.sort(_search_pool(codes, subset, hard, given_pool))
     here = weights[0] + weights[1] * s  # depth >= 2 for a set of 2 or more: not the last guess
     index, bases, _, _ = _bases_below(
         table, subset, pool, solved, num_slots, _floor_at(class_floor, depth - 1), orbit_of, caps[depth - 1], here,
