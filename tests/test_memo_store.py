@@ -213,7 +213,7 @@ def test_a_capped_memo_forgets_bounds_but_not_values_nor_what_the_file_keeps(
     monkeypatch.setattr(cost, "KERNEL_MAX_SET", 10)  # more sets searched at the Python levels, so more bounds there
     plain = searched(solver)
     value, tree = plain.solve(solver.all_guesses, depth), plain.tree(solver.all_guesses, depth)
-    monkeypatch.setattr(cost, "MEMO_CHECK_SETS", 1)
+    monkeypatch.setattr(cost, "MEMO_CHECK_FROM_SETS", 0)
     monkeypatch.setattr(cost, "MEMO_CAP_KERNEL_BOUNDS", 20)
     monkeypatch.setattr(cost, "MEMO_CAP_BOUNDS", 2)
     capped = searched(solver, tmp_path / "out.json.resume.memo")
@@ -225,3 +225,24 @@ def test_a_capped_memo_forgets_bounds_but_not_values_nor_what_the_file_keeps(
     kept = capped.keeper.keys
     assert any(key not in capped.exact for key in kept)
     assert all(key in capped.exact or key in capped.lower for key in kept)
+
+
+def test_the_memo_cap_is_counted_after_each_guess_of_a_set_whose_parts_the_kernel_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search that enters the Python levels once (every part of its set within the kernel's reach) still forgets the
+    kernel's bounds past their cap: between its guesses, not only when a set begins (an exact 5 of 9 worker spent
+    minutes on one such set while the kernel's memo grew by gigabytes)."""
+    solver = Solver(Game(3, "01234567", False))
+    subset = solver.split(solver.all_guesses, 0)[5]  # 1B1C after 012: 30 codes
+    monkeypatch.setattr(cost, "KERNEL_MAX_SET", 29)  # this set at the Python levels, its parts (29 at most) in the kernel
+    monkeypatch.setattr(cost, "MEMO_CHECK_FROM_SETS", 0)
+    monkeypatch.setattr(cost, "MEMO_CAP_KERNEL_BOUNDS", 5)
+    plain = CostSearch(solver, TOTAL_GUESSES)
+    plain.memo_caps = False
+    value = plain.solve(subset, solver.num_codes, history=(0,))
+    search = CostSearch(solver, TOTAL_GUESSES)
+    first_kernel_memo = search.kernel_lower
+    assert search.solve(subset, solver.num_codes, history=(0,)) == value
+    assert search.nodes_searched == 1
+    assert search.kernel_lower is not first_kernel_memo

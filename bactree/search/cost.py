@@ -56,13 +56,15 @@ DEEP_SCREEN_MIN_SET = 400
 # still-possible guesses (no memo); larger ones leave it to the memoised search.
 PERFECT_CHECK_MAX_SET = 100
 # A search keeps its memo as long as it lives (an exact build's worker: the whole run). Past this many of the kernel's
-# bounds (about 50 bytes each) or of the Python levels' bounds (keyed by the sets' bytes: hundreds each), counted every
-# `MEMO_CHECK_SETS` sets searched here, it forgets them (values stay: far fewer, and trees are read from them). Without
-# a cap an exact 5 of 9 worker grew about 1.15 MB per second of CPU (2026-11-27). `refine` turns the caps off
-# (`CostSearch.memo_caps`): a budgeted build's tree depends on the sets its budget reaches.
+# bounds (about 55 bytes each) or of the Python levels' bounds (keyed by the sets' bytes: hundreds each) it forgets
+# them (values stay: far fewer, and trees are read from them). Counted between steps (`CostSearch.between_steps`: every
+# set searched here and every guess finished), from the `MEMO_CHECK_FROM_SETS`-th set searched here on, so that small
+# builds never load the counting kernel. Without a cap an exact 5 of 9 worker grew about 2.5 MB per second of CPU, the
+# kernel's bounds nearly all of it (2026-11-28). `refine` turns the caps off (`CostSearch.memo_caps`): a budgeted
+# build's tree depends on the sets its budget reaches.
 MEMO_CAP_KERNEL_BOUNDS = 20_000_000
 MEMO_CAP_BOUNDS = 1_000_000
-MEMO_CHECK_SETS = 256
+MEMO_CHECK_FROM_SETS = 256
 # Sets at most this large are valued by the numba kernel `_least_cost` (own memo, no symmetry).
 KERNEL_MAX_SET = 30
 # Rules for the guess a greedy tree (and `refine` past its budget) makes: see `CostSearch.greedy_order`.
@@ -208,9 +210,7 @@ class CostSearch:
         self.nodes_searched += 1
         if self.budget is not None and self.nodes_searched > self.budget:
             raise BudgetExceeded
-        self.check_deadline()
-        if self.memo_caps and self.nodes_searched % MEMO_CHECK_SETS == 0:
-            self._cap_memo()
+        self.between_steps()
         started = time.process_time()
         solver = self.solver
         best, best_guess = bound, -1
@@ -239,6 +239,7 @@ class CostSearch:
                 best, best_guess = total, guess
             else:
                 fail_low = min(fail_low, total)
+            self.between_steps()  # a guess of a large set may take seconds, and every set below it may be the kernel's
             if self.progress:
                 self._report(history, guess, best if best_guess >= 0 else None)
         if best_guess >= 0:
@@ -287,11 +288,18 @@ class CostSearch:
         Forgetting is always sound (a set without a bound is searched again)
         and depends only on counts, so a build stays reproducible.
         """
-        if len(self.kernel_lower) > MEMO_CAP_KERNEL_BOUNDS:
+        if _memo._memo_size(self.kernel_lower) > MEMO_CAP_KERNEL_BOUNDS:
             self.kernel_lower = _memo._new_memo()
         if len(self.lower) > MEMO_CAP_BOUNDS:
             kept = self.keeper.keys if self.keeper is not None else ()
             self.lower = {key: self.lower[key] for key in kept if key in self.lower}
+
+    def between_steps(self) -> None:
+        """Between two steps of a search (a set begun, a guess finished): `check_deadline`, and forget bounds past the
+        memo's caps (`_cap_memo`) once this search has searched `MEMO_CHECK_FROM_SETS` sets."""
+        self.check_deadline()
+        if self.memo_caps and self.nodes_searched >= MEMO_CHECK_FROM_SETS:
+            self._cap_memo()
 
     def check_deadline(self) -> None:
         """Stop (`BudgetExceeded`) once the clock is past `deadline`: `solve` asks at every set, `deep` at every guess."""

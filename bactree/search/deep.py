@@ -69,7 +69,7 @@ def others_bound(
     solver = search.solver
     index = calls = 0
     while True:
-        search.check_deadline()  # the coach's searches stop on time inside these bounds too
+        search.between_steps()  # the coach's searches stop on time inside these bounds too, and the memo stays capped
         index, _, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
             solver.table, solver.grouped, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
             solver.num_slots, solver.caps, search.floor, search.class_floor, search.orbit_of, search.lookahead,
