@@ -80,7 +80,9 @@ def answer_table(game: Game) -> np.ndarray:
 GROUPED_MIN_CODES = 20
 _grouped: dict[Game, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 # What `grouped_answers` gives where the codes are not grouped: `_most_answers` then counts them in the table's order.
-UNGROUPED = (np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64))
+UNGROUPED = (
+    np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+)
 
 
 @lru_cache(maxsize=4)
@@ -90,7 +92,7 @@ def _multiset_of(game: Game) -> np.ndarray:
     return group.reshape(-1)
 
 
-def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`regroup_answers` for games with at least `GROUPED_MIN_CODES` codes per multiset, else `UNGROUPED`.
 
     Kept per game (for the last game asked): a second table as large as
@@ -107,10 +109,11 @@ def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return _grouped[game]
 
 
-def regroup_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The answer table regrouped by multisets of symbols, for `_most_answers` to count a few groups of codes.
+def regroup_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The answer table regrouped by multisets of symbols, for `_most_answers` and `_least_base` to bound a few groups
+    of codes before they count any code.
 
-    Returns `(by_group, shared, starts, most_bulls)`: `table` with its
+    Returns `(by_group, shared, starts, most_bulls, members)`: `table` with its
     columns ordered by multiset (each group's codes together, in code
     order), the symbols each code shares with each group's codes (one
     value per group: every code of a group shares as many), where each
@@ -118,7 +121,7 @@ def regroup_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarr
     v of shared symbols how many bulls counts a guess can meet among the
     secrets that share v with it: v + 1, but n - 1 when all n are shared
     (n - 1 bulls would make the last symbol a bull too, and n bulls only
-    the guess itself gets).
+    the guess itself gets), and the code of each of `by_group`'s columns.
     """
     n = game.length
     group = _multiset_of(game)
@@ -127,7 +130,7 @@ def regroup_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarr
     bulls, cows = np.divmod(np.arange(num_slots(game)), n + 1)
     shared = (bulls + cows).astype(np.uint8)[_kernels._columns_in_order(table, members[starts[:-1]])]
     most_bulls = np.array([v + 1 for v in range(n)] + [n - 1], np.int64)
-    return _kernels._columns_in_order(table, members), shared, starts, most_bulls
+    return _kernels._columns_in_order(table, members), shared, starts, most_bulls, members.astype(np.int64)
 
 
 def partition_counts(game: Game, guesses: np.ndarray, subset: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from naive_search import least_total
 
 from bactree.codes import UNGROUPED, answer_table, encode_answer, grouped_answers, regroup_answers
 from bactree.game import Game
-from bactree.search import Solver, _cost_kernels, _partition_kernels
+from bactree.search import Solver, _base_kernels, _cost_kernels, _partition_kernels
 from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch
 
 
@@ -166,9 +166,11 @@ def test_most_answers_on_small_sets_of_larger_games(game: Game, data: st.DataObj
 
 def test_grouped_answers_are_kept_where_groups_hold_many_codes() -> None:
     """5 of 6 has 120 codes per multiset: regrouped; Mastermind 4x5 has 9: the scan in the table's order is kept."""
-    by_group, shared, starts, most_bulls = grouped_answers(Game(5, "012345", False), Solver(Game(5, "012345", False)).table)
+    table = Solver(Game(5, "012345", False)).table
+    by_group, shared, starts, most_bulls, members = grouped_answers(Game(5, "012345", False), table)
     assert by_group.shape == (720, 720) and shared.shape == (720, 6) and starts.tolist() == [0, 120, 240, 360, 480, 600, 720]
     assert most_bulls.tolist() == [1, 2, 3, 4, 5, 4]
+    assert sorted(members.tolist()) == list(range(720)) and (by_group == table[:, members]).all()
     assert grouped_answers(Game(4, "12345", True), Solver(Game(4, "12345", True)).table) is UNGROUPED
 
 
@@ -216,18 +218,18 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
         kept = [r for r in kept if not (r[3] in seen or seen.add(r[3]))]
     kept.sort(key=lambda r: r[:3])
     left_out = min((r[0] for r in rows if r[0] >= bound), default=INFINITE)
-    guesses, bases, least = _cost_kernels._candidate_guesses(
+    guesses, bases, least = _base_kernels._candidate_guesses(
         solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
         search.part_floor_at(3), search.orbit_of, cap, len(subset), bound, dedupe,
     )
     assert guesses.tolist() == [r[2] for r in kept]
     assert bases.tolist() == [r[0] for r in kept]
     assert least == left_out
-    every = _cost_kernels._least_base(
-        solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
-        search.part_floor_at(3), search.orbit_of, cap, search.floor_at(3),
-    )
-    assert every == min((r[0] - len(subset) for r in rows), default=INFINITE)
+    args = (np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots, search.part_floor_at(3),
+            search.orbit_of, cap, search.floor_at(3))
+    least = min((r[0] - len(subset) for r in rows), default=INFINITE)
+    assert _base_kernels._least_base(solver.table, UNGROUPED, *args) == least
+    assert _base_kernels._least_base_by_group(solver.table, regroup_answers(game, solver.table), *args) == least
 
 
 @pytest.mark.parametrize("game", [*TINY_GAMES, Game(3, "012345", False), Game(3, "1234", True)], ids=str)
@@ -463,12 +465,12 @@ def test_bases_below_equal_the_counted_bases(game: Game, data: st.DataObject) ->
     fits = (largest <= cap) & ((largest < len(subset)) | hits)
     bases = here + sums
     least = int(bases[fits].min()) if fits.any() else 0
-    cheap = _cost_kernels._cheap_bases(solver.table, subset, pool, solver.solved, here, floor_row, cap)
+    cheap = _base_kernels._cheap_bases(solver.table, subset, pool, solver.solved, here, floor_row, cap)
     assert (cheap[fits] <= bases[fits]).all()  # a lower bound, INFINITE only for guesses that do not fit
     levels_seen = sorted(set(cheap[cheap < INFINITE].tolist()))  # a bound at a cheap level is where ties fall
     bound = data.draw(st.integers(least - len(subset), least + 12) | st.sampled_from(levels_seen or [least]))
-    levels = data.draw(st.sampled_from([0, 1, _cost_kernels.LEFT_OUT_LEVELS, 100]))  # levels, then the rest at once
-    index, kept_bases, kept_largest, left_out = _cost_kernels._bases_below(
+    levels = data.draw(st.sampled_from([0, 1, _base_kernels.LEFT_OUT_LEVELS, 100]))  # levels, then the rest at once
+    index, kept_bases, kept_largest, left_out = _base_kernels._bases_below(
         solver.table, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, here, bound,
         floor_row, levels,
     )
@@ -476,7 +478,7 @@ def test_bases_below_equal_the_counted_bases(game: Game, data: st.DataObject) ->
     assert index.tolist() == kept.tolist()
     assert kept_bases.tolist() == bases[kept].tolist() and kept_largest.tolist() == largest[kept].tolist()
     assert left_out == min(bases[fits & (bases >= bound)].tolist(), default=INFINITE)
-    least = _cost_kernels._least_base(
-        solver.table, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, floor_row,
-    )
-    assert least == min(sums[fits].tolist(), default=INFINITE)
+    args = (subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, floor_row)
+    least = min(sums[fits].tolist(), default=INFINITE)
+    assert _base_kernels._least_base(solver.table, UNGROUPED, *args) == least
+    assert _base_kernels._least_base_by_group(solver.table, regroup_answers(game, solver.table), *args) == least

@@ -1,14 +1,14 @@
 """Numba kernels of the least-cost search: bounds, memo look-ups and the screen of guesses.
 
 `bactree.search.cost` (and `refine`) drive these for the heavy inner
-loops: floors by set size, a guess's bound from its parts, a one-guess
-lookahead, the memo (typed dicts keyed by `_set_key`) and the screen of
-guesses; `_small_set_kernels` builds the branch and bound of small sets on
-them. Partitions come from `_partition_kernels`. The kernels here call
-each other, so they stay in one file.
+loops: floors by set size, the memo (typed dicts keyed by `_set_key`), a
+small set's lookahead bound and the screen of guesses; `_small_set_kernels`
+builds the branch and bound of small sets on them. Partitions come from
+`_partition_kernels`, the guesses' bounds from their parts from
+`_base_kernels`.
 
 numba's cache does not see a change to a callee in another file: after
-editing `_partition_kernels` or `_height_kernels`, delete
+editing `_partition_kernels`, `_base_kernels` or `_height_kernels`, delete
 `bactree/search/__pycache__`, or these kernels keep their old code.
 """
 
@@ -17,14 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._partition_kernels import (
-    _count_parts, _distinct_partitions, _guess_bases, _most_answers, _popcount, _split_into,
-)
+from ._base_kernels import INFINITE
+from ._partition_kernels import _count_parts, _most_answers, _split_into
 
-INFINITE = 1 << 60  # the cost of an impossible tree; sums of a few stay below int64 overflow
-# `_bases_below` seeks the least bound of the guesses it leaves out level by level of their cheap bounds this often,
-# then counts the rest at once.
-LEFT_OUT_LEVELS = 3
 
 
 @njit(cache=True)
@@ -57,160 +52,6 @@ def _floor_at(floor, depth):
 def _floor_of(floor, depth, size):
     """`_floor_at(floor, depth)[size]` without making a view: for the hottest lookups."""
     return floor[min(depth, floor.shape[0] - 1), size]
-
-
-@njit(cache=True)
-def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, dedupe):
-    """`CostSearch.candidates` in one call: (guesses, their bounds, least bound left out), best bound first.
-
-    Of `pool` it keeps the guesses whose parts all fit
-    `cap` and that tell something (split `subset` or may solve it), with
-    bound `here` + the parts' floors (`part_floor[orbit, answer, size]`, as
-    `_guess_bases` reads it) below `bound`; with `dedupe`, only the
-    first guess of each distinct partition. Sorted by bound, then largest
-    part, then code (as `np.lexsort` would). The third value is the least
-    bound of the guesses dropped for reaching `bound` (INFINITE if none).
-    Every guess is counted in one streaming pass: the cheap bounds first
-    (`_bases_below`) cost more here than they save (the search's bound
-    leaves many guesses in, and their least left-out bound is wanted too).
-    """
-    s = subset.shape[0]
-    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor, orbit_of)
-    num = pool.shape[0]
-    keep = np.zeros(num, np.bool_)
-    left_out = INFINITE
-    for j in range(num):
-        if largest[j] <= cap and (largest[j] < s or hits[j]):
-            if here + sums[j] >= bound:
-                left_out = min(left_out, here + sums[j])
-            else:
-                keep[j] = True
-    kept = np.flatnonzero(keep)
-    kept = kept[np.argsort(pool[kept], kind="mergesort")]
-    if dedupe:
-        kept = kept[_distinct_partitions(table, pool[kept], subset, solved, num_slots)]
-    order = kept[np.argsort(largest[kept], kind="mergesort")]
-    order = order[np.argsort(sums[order], kind="mergesort")]
-    return pool[order], here + sums[order], left_out
-
-
-@njit(cache=True)
-def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, floor_row, levels):
-    """The guesses of `pool` worth searching on `subset` below `bound`: (their indices in `pool`, in its order; their
-    bounds; their largest parts; the least bound of the others that fit).
-
-    A guess fits when its parts all fit `cap` and it tells something
-    (splits `subset` or may solve it); its bound is `here` plus its parts'
-    floors (`part_floor[orbit, answer, size]`, as `_guess_bases` sums
-    them). Every guess's cheap bound comes first (`_cheap_bases`, with
-    `floor_row` the floors one guess deeper): a guess whose cheap bound
-    reaches `bound` is out without its own, and the least bound of those
-    left out is found from the lowest cheap bound up (`levels` levels,
-    `LEFT_OUT_LEVELS` in the search, then the rest counted at once). When
-    most guesses pass the cheap bound, every guess is counted in one
-    streaming pass instead (`_guess_bases`).
-    """
-    s = subset.shape[0]
-    num = pool.shape[0]
-    cheap = _cheap_bases(table, subset, pool, solved, here, floor_row, cap)
-    index = np.empty(num, np.int64)
-    bases = np.empty(num, np.int64)
-    largest = np.empty(num, np.int64)
-    kept = 0
-    left_out = INFINITE
-    below = 0
-    for j in range(num):
-        if cheap[j] < bound:
-            below += 1
-    if below * 4 > num:
-        sums, parts_largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor, orbit_of)
-        for j in range(num):
-            if parts_largest[j] <= cap and (parts_largest[j] < s or hits[j]):
-                if here + sums[j] >= bound:
-                    left_out = min(left_out, here + sums[j])
-                else:
-                    index[kept], bases[kept], largest[kept] = j, here + sums[j], parts_largest[j]
-                    kept += 1
-        return index[:kept], bases[:kept], largest[:kept], left_out
-    counts = np.zeros(num_slots, np.int64)
-    for j in range(num):
-        if cheap[j] >= bound:
-            continue
-        g = pool[j]
-        total, big, hit = _guess_base(table[g], subset, solved, part_floor[orbit_of[g]], counts)
-        if big > cap or (not hit and big == s):
-            continue
-        if here + total >= bound:
-            left_out = min(left_out, here + total)
-        else:
-            index[kept], bases[kept], largest[kept] = j, here + total, big
-            kept += 1
-    floor_seen = bound
-    for _ in range(levels):
-        least = INFINITE
-        for j in range(num):
-            if floor_seen <= cheap[j] < least:
-                least = cheap[j]
-        if least >= left_out:
-            return index[:kept], bases[:kept], largest[:kept], left_out
-        for j in range(num):
-            if cheap[j] == least:
-                g = pool[j]
-                total, big, hit = _guess_base(table[g], subset, solved, part_floor[orbit_of[g]], counts)
-                if big <= cap and (hit or big < s):
-                    left_out = min(left_out, here + total)
-        floor_seen = least + 1
-    # Still open after a few levels (guesses that do not fit, as a cap on the height makes them): count the rest.
-    rest = pool[(cheap >= floor_seen) & (cheap < left_out)]
-    left_out = min(left_out, here + _least_counted(table, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
-    return index[:kept], bases[:kept], largest[:kept], left_out
-
-
-@njit(cache=True)
-def _least_base(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row):
-    """The least bound `_candidate_guesses` would give any guess of `pool` (INFINITE if none fits): a lookahead.
-
-    Every guess's cheap bound first (`_cheap_bases`, with `floor_row` the
-    floors one guess deeper); a guess's own bound is computed only while
-    its cheap one is below the least found so far, from the guess of least
-    cheap bound on; past a quarter of the guesses, the rest are counted at
-    once (`_guess_bases`).
-    """
-    s = subset.shape[0]
-    num = pool.shape[0]
-    cheap = _cheap_bases(table, subset, pool, solved, 0, floor_row, cap)
-    first = np.argmin(cheap)
-    if cheap[first] >= INFINITE:
-        return INFINITE  # no guess fits
-    counts = np.zeros(num_slots, np.int64)
-    total, largest, hit = _guess_base(table[pool[first]], subset, solved, part_floor[orbit_of[pool[first]]], counts)
-    least = total if largest <= cap and (largest < s or hit) else INFINITE
-    evaluated = 1
-    for j in range(num):
-        if j == first or cheap[j] >= least:
-            continue
-        if 4 * evaluated > num:
-            rest = pool[j:][cheap[j:] < least]
-            return min(least, _least_counted(table, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
-        g = pool[j]
-        total, largest, hit = _guess_base(table[g], subset, solved, part_floor[orbit_of[g]], counts)
-        evaluated += 1
-        if largest <= cap and (largest < s or hit):
-            least = min(least, total)
-    return least
-
-
-@njit(cache=True)
-def _least_counted(table, subset, guesses, solved, num_slots, part_floor, orbit_of, cap):
-    """The least sum of parts' floors of the `guesses` that fit `cap` and tell something (INFINITE if none), every
-    guess counted in one streaming pass (`_guess_bases`)."""
-    s = subset.shape[0]
-    sums, largest, hits = _guess_bases(table, subset, guesses, solved, num_slots, part_floor, orbit_of)
-    least = INFINITE
-    for j in range(guesses.shape[0]):
-        if largest[j] <= cap and (largest[j] < s or hits[j]):
-            least = min(least, sums[j])
-    return least
 
 
 @njit(cache=True)
@@ -484,70 +325,3 @@ def _kernel_pool(codes, subset, member):
             pool[num] = g
             num += 1
     return pool[:num]
-
-
-@njit(cache=True)
-def _cheap_bases(table, subset, pool, solved, here, floor_row, cap):
-    """For each guess of `pool` on `subset`: `here` plus a lower bound of its parts' floors from how many parts it makes.
-
-    `floor_row[c]` bounds a part of c secrets (`_floor_at` one guess
-    deeper; a part's floor by its answer class is at least as high). It is
-    convex in c (nodes and crush grow linearly, and the level fill by one
-    more guess per secret at each level), so k parts holding the n secrets
-    a guess does not solve cost at least what k parts as equal as can be
-    do. One bit per answer and guess is set row by row (a streaming pass
-    over the secrets' rows of the table, whose writes go to one word per
-    guess in order): cheaper than counting every part. A guess that cannot
-    fit `cap` (more secrets than its parts hold at `cap` each) or tells
-    nothing (one part, no all-bulls) gets INFINITE.
-    """
-    num = pool.shape[0]
-    masks = np.zeros(num, np.uint64)
-    for x in subset:
-        row = table[x]
-        for j in range(num):
-            masks[j] |= np.uint64(1) << np.uint64(row[pool[j]])
-    solved_bit = np.uint64(1) << np.uint64(solved)
-    s = subset.shape[0]
-    cheap = np.empty(num, np.int64)
-    for j in range(num):
-        n = s - 1 if masks[j] & solved_bit else s
-        parts = np.int64(_popcount(masks[j] & ~solved_bit))
-        if parts == 0:
-            cheap[j] = here
-            continue
-        if n > parts * cap or (parts == 1 and n == s):
-            cheap[j] = INFINITE
-            continue
-        if n < 2 * parts:  # parts of 1 and 2 secrets: no division
-            cheap[j] = here + (n - parts) * floor_row[2] + (2 * parts - n) * floor_row[1]
-        else:
-            size, larger = n // parts, n % parts  # `larger` parts of size + 1, the rest of size
-            cheap[j] = here + larger * floor_row[size + 1] + (parts - larger) * floor_row[size]
-    return cheap
-
-
-@njit(cache=True)
-def _guess_base(row, subset, solved, part_floor, counts):
-    """One guess's (sum of its parts' floors, largest part, solves one) on `subset`, as `_guess_bases` gives them.
-
-    `row` is the guess's row of the table, `part_floor[answer, size]` its
-    parts' floors; `counts` (one per answer, all 0) is scratch, left all 0.
-    """
-    for x in subset:
-        counts[row[x]] += 1
-    total = 0
-    largest = 0
-    hit = False
-    for x in subset:
-        a = row[x]
-        c = counts[a]
-        if c == 0:
-            continue  # this answer's part is summed already
-        counts[a] = 0
-        if a == solved:
-            hit = True
-        else:
-            total += part_floor[a, c]
-            largest = max(largest, c)
-    return total, largest, hit

@@ -249,7 +249,7 @@ def _most_answers(table, subset, solved, hard, branching, grouped):
     cap = min(subset.shape[0], branching)
     if hard or most >= cap:
         return most  # no code outside the set scores more: see above
-    by_group, shared, starts, most_bulls = grouped
+    by_group, shared, starts, most_bulls, _ = grouped
     if by_group.shape[0] == 0:
         return _score_blocks(table, subset, solved_bit, 0, table.shape[1], most, cap)
     num_groups, levels = shared.shape[1], most_bulls.shape[0]

@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._base_kernels import INFINITE, LEFT_OUT_LEVELS, _bases_below
 from ._cost_kernels import (
-    INFINITE, LEFT_OUT_LEVELS, _bases_below, _floor_at, _floor_of, _kernel_pool, _open_scratch,
-    _open_guess_into, _set_key, _still_possible_value,
+    _floor_at, _floor_of, _kernel_pool, _open_scratch, _open_guess_into, _set_key, _still_possible_value,
 )
 from ._height_kernels import _find_guess
 from ._partition_kernels import _label_parts

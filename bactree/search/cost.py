@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import _kernels as _answer_kernels, _strategy_kernels
 from ..treefile import Node, node
-from . import _cost_kernels, _height_kernels, _memo, _small_set_kernels, deep
+from . import _base_kernels, _cost_kernels, _height_kernels, _memo, _small_set_kernels, deep
 from .cost_model import Cost, class_cost_floors, cost_floors, level_fills
 from .height import Progress, Solver
 
@@ -335,9 +335,9 @@ class CostSearch:
         if key in self.lower:
             return self._known_bound(key, subset, depth)
         pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET)
-        least = _cost_kernels._least_base(
-            solver.table, subset, pool, solver.solved, solver.num_slots, self.part_floor_at(depth - 1), self.orbit_of,
-            solver.caps[depth - 1], self.floor_at(depth - 1),
+        least = _base_kernels._least_base(
+            solver.table, solver.grouped, subset, pool, solver.solved, solver.num_slots, self.part_floor_at(depth - 1),
+            self.orbit_of, solver.caps[depth - 1], self.floor_at(depth - 1),
         )
         lookahead = INFINITE if least >= INFINITE else self.cost.guess_cost(s, depth) + int(least)
         bound = max(self.lower_bound(subset, depth), lookahead)
@@ -457,7 +457,7 @@ class CostSearch:
         solver = self.solver
         s = len(subset)
         pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET, own=own_symmetry)
-        guesses, bases, left_out = _cost_kernels._candidate_guesses(
+        guesses, bases, left_out = _base_kernels._candidate_guesses(
             solver.table, subset, pool, solver.solved, solver.num_slots, self.part_floor_at(depth - 1), self.orbit_of,
             solver.caps[depth - 1], self.cost.guess_cost(s, depth), bound, dedupe,
         )
