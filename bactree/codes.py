@@ -75,11 +75,11 @@ def answer_table(game: Game) -> np.ndarray:
 
 
 # `grouped_answers` regroups the table for games with at least this many codes per multiset of symbols (Bulls and
-# Cows: 24 of 4 positions, 120 of 5): below it (Mastermind 4x7, 11) the scan in the table's own order costs less
-# (`scripts/bench_most_answers.py`).
+# Cows: 24 of 4 positions, 120 of 5): below it (Mastermind 4x7, 11) `_most_answers`'s scan in the table's own order
+# costs less (`scripts/bench_most_answers.py`); the groups' other arrays are kept for `_least_base` all the same.
 GROUPED_MIN_CODES = 20
-_grouped: dict[Game, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
-# What `grouped_answers` gives where the codes are not grouped: `_most_answers` then counts them in the table's order.
+_grouped: dict[Game, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+# No groups at all: `_most_answers` counts the codes in the table's order, `_least_base` bounds each code alone.
 UNGROUPED = (
     np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
 )
@@ -93,23 +93,22 @@ def _multiset_of(game: Game) -> np.ndarray:
 
 
 def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """`regroup_answers` for games with at least `GROUPED_MIN_CODES` codes per multiset, else `UNGROUPED`.
+    """`regroup_answers`, its regrouped table only for games with at least `GROUPED_MIN_CODES` codes per multiset.
 
     Kept per game (for the last game asked): a second table as large as
     the first, built once in the build's process so that forked workers
     share it.
     """
     if game not in _grouped:
-        if game.num_codes < GROUPED_MIN_CODES * (int(_multiset_of(game).max()) + 1):
-            found = UNGROUPED
-        else:
-            found = regroup_answers(game, table)
+        many = game.num_codes >= GROUPED_MIN_CODES * (int(_multiset_of(game).max()) + 1)
         _grouped.clear()
-        _grouped[game] = found
+        _grouped[game] = regroup_answers(game, table, regroup_table=many)
     return _grouped[game]
 
 
-def regroup_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def regroup_answers(
+    game: Game, table: np.ndarray, regroup_table: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The answer table regrouped by multisets of symbols, for `_most_answers` and `_least_base` to bound a few groups
     of codes before they count any code.
 
@@ -122,6 +121,7 @@ def regroup_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarr
     secrets that share v with it: v + 1, but n - 1 when all n are shared
     (n - 1 bulls would make the last symbol a bull too, and n bulls only
     the guess itself gets), and the code of each of `by_group`'s columns.
+    Without `regroup_table`, `by_group` is empty (no second table).
     """
     n = game.length
     group = _multiset_of(game)
@@ -130,7 +130,8 @@ def regroup_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarr
     bulls, cows = np.divmod(np.arange(num_slots(game)), n + 1)
     shared = (bulls + cows).astype(np.uint8)[_kernels._columns_in_order(table, members[starts[:-1]])]
     most_bulls = np.array([v + 1 for v in range(n)] + [n - 1], np.int64)
-    return _kernels._columns_in_order(table, members), shared, starts, most_bulls, members.astype(np.int64)
+    by_group = _kernels._columns_in_order(table, members) if regroup_table else np.zeros((0, 0), np.uint8)
+    return by_group, shared, starts, most_bulls, members.astype(np.int64)
 
 
 def partition_counts(game: Game, guesses: np.ndarray, subset: np.ndarray) -> np.ndarray:

@@ -165,13 +165,15 @@ def test_most_answers_on_small_sets_of_larger_games(game: Game, data: st.DataObj
 
 
 def test_grouped_answers_are_kept_where_groups_hold_many_codes() -> None:
-    """5 of 6 has 120 codes per multiset: regrouped; Mastermind 4x5 has 9: the scan in the table's order is kept."""
+    """5 of 6 has 120 codes per multiset: regrouped; Mastermind 4x5 has 9: the scan in the table's order is kept (no
+    second table), the groups' other arrays too."""
     table = Solver(Game(5, "012345", False)).table
     by_group, shared, starts, most_bulls, members = grouped_answers(Game(5, "012345", False), table)
     assert by_group.shape == (720, 720) and shared.shape == (720, 6) and starts.tolist() == [0, 120, 240, 360, 480, 600, 720]
     assert most_bulls.tolist() == [1, 2, 3, 4, 5, 4]
     assert sorted(members.tolist()) == list(range(720)) and (by_group == table[:, members]).all()
-    assert grouped_answers(Game(4, "12345", True), Solver(Game(4, "12345", True)).table) is UNGROUPED
+    by_group, shared, starts, most_bulls, members = grouped_answers(Game(4, "12345", True), Solver(Game(4, "12345", True)).table)
+    assert by_group.shape == (0, 0) and shared.shape == (625, 70) and len(starts) == 71 and len(members) == 625
 
 
 @settings(max_examples=60, deadline=None)

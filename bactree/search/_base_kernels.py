@@ -148,7 +148,7 @@ def _least_base(table, grouped, subset, pool, solved, num_slots, part_floor, orb
     bound (`_least_base_below`).
     """
     by_group, shared, starts, most_bulls, members = grouped
-    if by_group.shape[0] > 0 and pool.shape[0] >= GROUPED_POOL_PER_GROUP * shared.shape[1]:
+    if shared.shape[1] > 0 and pool.shape[0] >= GROUPED_POOL_PER_GROUP * shared.shape[1]:
         return _least_base_by_group(table, grouped, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row)
     return _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row, INFINITE)
 
