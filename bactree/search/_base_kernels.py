@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._partition_kernels import _distinct_partitions, _guess_bases, _popcount
+from ._partition_kernels import _distinct_partitions, _guess_bases, _popcount, _shared_counts
 
 INFINITE = 1 << 60  # the cost of an impossible tree; sums of a few stay below int64 overflow
 # `_bases_below` seeks the least bound of the guesses it leaves out level by level of their cheap bounds this often,
@@ -247,11 +247,7 @@ def _group_bounds(shared, most_bulls, subset, cap, floor_row):
     one part at most and no secret sharing every symbol tells nothing.
     """
     num_groups, levels = shared.shape[1], most_bulls.shape[0]
-    counts = np.zeros((levels, num_groups), np.int64)
-    for x in subset:
-        row = shared[x]
-        for k in range(num_groups):
-            counts[row[k], k] += 1
+    counts = _shared_counts(shared, subset, levels)
     bounds = np.empty(num_groups, np.int64)
     for k in range(num_groups):
         total = parts = 0

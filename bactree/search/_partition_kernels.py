@@ -253,11 +253,7 @@ def _most_answers(table, subset, solved, hard, branching, grouped):
     if by_group.shape[0] == 0:
         return _score_blocks(table, subset, solved_bit, 0, table.shape[1], most, cap)
     num_groups, levels = shared.shape[1], most_bulls.shape[0]
-    counts = np.zeros((levels, num_groups), np.int64)
-    for x in subset:
-        row = shared[x]
-        for k in range(num_groups):
-            counts[row[k], k] += 1
+    counts = _shared_counts(shared, subset, levels)
     bounds = np.zeros(num_groups, np.int64)
     for v in range(levels):
         for k in range(num_groups):
@@ -269,6 +265,19 @@ def _most_answers(table, subset, solved, hard, branching, grouped):
         bounds[best] = 0
         most = _score_blocks(by_group, subset, solved_bit, starts[best], starts[best + 1], most, cap)
     return most
+
+
+@njit(cache=True)
+def _shared_counts(shared, subset, levels):
+    """Per count v of shared symbols (`levels` of them) and group of codes of one multiset (`shared`'s columns): how
+    many secrets of `subset` share v symbols with every code of the group."""
+    num_groups = shared.shape[1]
+    counts = np.zeros((levels, num_groups), np.int64)
+    for x in subset:
+        row = shared[x]
+        for k in range(num_groups):
+            counts[row[k], k] += 1
+    return counts
 
 
 @njit(cache=True)
