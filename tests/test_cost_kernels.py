@@ -392,6 +392,20 @@ def test_a_set_of_its_own_gets_no_pool_from_the_histories_below_it() -> None:
     ) == 23
 
 
+def test_a_set_of_its_own_is_searched_over_every_guess_not_the_empty_historys_canonical_ones() -> None:
+    """A caller's set of `SYMMETRY_MIN_SET` (24) secrets or more, searched with no history, is not the whole game:
+    the canonical guesses of the empty history (least under every relabelling) would leave out guesses. Found by
+    hypothesis (test_deep_screen, 2026-11-28): Mastermind 2x7's first 24 codes valued 82 for 81."""
+    game = Game(2, "1234567", True)
+    subset = np.arange(24, dtype=np.int64)
+    search = search_for(game)
+    assert search.solve(subset, search.solver.num_codes, kernel=False) == least_total(
+        game, frozenset(game.codes[i] for i in subset)
+    ) == 81
+    assert search.solver.history_determines(search.solver.all_guesses, ())
+    assert not search.solver.history_determines(subset, ())
+
+
 def lowest_best_guess(game: Game, picked: list[int], hard: bool) -> tuple[int, int]:
     """(least total, lowest code reaching it) on the set, by brute force: every guess valued through `least_total`."""
     secrets = frozenset(game.codes[i] for i in picked)

@@ -115,7 +115,6 @@ class CostSearch:
         self.deep_screen_min_set = DEEP_SCREEN_MIN_SET
         self.small_set_shortcuts = True
         self.memo_caps = True
-        self._consistent_counts: dict[tuple[tuple[int, ...], bytes], int] = {}  # (history, answers): codes giving them
         self.deadline: float | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
@@ -268,16 +267,8 @@ class CostSearch:
         pool = solver.canonical_guesses(history)
         if pool is solver.all_guesses:
             return subset[:0]
-        # The stabiliser maps onto itself only the set of every code that gives the history's answers: a set
-        # searched from some other root (a caller's own set, with no history) gets no pool from it.
-        guesses = list(history)
-        answers = solver.table[guesses, subset[0]]
-        key = (history, answers.tobytes())
-        consistent = self._consistent_counts.get(key)
-        if consistent is None:
-            consistent = self._consistent_counts[key] = int(np.all(solver.table[guesses] == answers[:, None], axis=0).sum())
-        if consistent != len(subset):
-            return subset[:0]
+        if not solver.history_determines(subset, history):
+            return subset[:0]  # a set searched from some other root (a caller's own set): the stabiliser need not keep it
         if self.hard:
             pool = np.intersect1d(pool, subset, assume_unique=True)
         return pool

@@ -47,6 +47,8 @@ CANONICAL_CACHE_BYTES = 256 << 20
 # histories deep in a search share one array (no bytes counted), but each key costs about 200 bytes, and the
 # kernel's sets ask for every history they are met under (millions in a long 5 of 9 search).
 CANONICAL_CACHE_ENTRIES = 1 << 18
+# `Solver.history_determines` remembers this many counts of the codes giving a history's answers, then starts afresh.
+CONSISTENT_CACHE_ENTRIES = 1 << 16
 # Most symbol maps `_set_automorphisms` checks for one set before it gives up and the history's
 # stabiliser is used alone; the group's elements then cost `_least_in_orbits` one pass each over the codes.
 SET_SYMMETRY_CAP = 512
@@ -115,6 +117,7 @@ class Solver:
         self.deadline: float | None = None
         self._memo: dict[tuple[bytes, int], int] = {}
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
+        self._consistent: dict[tuple[tuple[int, ...], bytes], int] = {}  # (history, answers): codes giving them
         self._canonical_bytes = 0  # held by `_canonical` apart from `all_guesses`, which it shares
         self._index_of: np.ndarray | None = None
         self._class_caps: ClassCaps | None = None
@@ -237,7 +240,9 @@ class Solver:
 
         Canonical under the history's stabiliser, or with `own` under the
         set's own symmetries as well (`set_canonical_guesses`), which cost a
-        search for them but may leave far fewer guesses.
+        search for them but may leave far fewer guesses. Only where `subset`
+        is every code giving the history's answers (`history_determines`):
+        the stabiliser keeps that set, not others.
         """
         if self.hard and not symmetry:
             return subset
@@ -247,9 +252,32 @@ class Solver:
             pool = self.set_canonical_guesses(subset, history)
         else:
             pool = self.canonical_guesses(history)
+        if pool is not self.all_guesses and not self.history_determines(subset, history):
+            pool = self.all_guesses  # a set of the caller's own: the history's symmetries need not keep it
         if self.hard:  # a set's symmetries keep it, so they map its codes onto its codes
             pool = np.intersect1d(pool, subset, assume_unique=True)
         return pool
+
+    def history_determines(self, subset: np.ndarray, history: tuple[int, ...]) -> bool:
+        """Whether `subset` is every code that gives the answers its codes give to `history`.
+
+        So it is for every set a search meets below a whole game or a class
+        of answers; a set a caller hands over (with no history, or one it
+        does not come from) need not be, and no symmetry of the history may
+        be used on it. The counts are remembered per history and answers
+        (within `CONSISTENT_CACHE_ENTRIES`).
+        """
+        if not history:
+            return len(subset) == self.num_codes
+        guesses = list(history)
+        answers = self.table[guesses, subset[0]]
+        key = (history, answers.tobytes())
+        count = self._consistent.get(key)
+        if count is None:
+            if len(self._consistent) >= CONSISTENT_CACHE_ENTRIES:
+                self._consistent.clear()
+            count = self._consistent[key] = int(np.all(self.table[guesses] == answers[:, None], axis=0).sum())
+        return count == len(subset)
 
     @property
     def work(self) -> int:
