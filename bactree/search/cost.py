@@ -286,8 +286,9 @@ class CostSearch:
             self.lower = {key: self.lower[key] for key in kept if key in self.lower}
 
     def between_steps(self) -> None:
-        """Between two steps of a search (a set begun, a guess finished): `check_deadline`, and forget bounds past the
-        memo's caps (`_cap_memo`) once this search has searched `MEMO_CHECK_FROM_SETS` sets."""
+        """Between two steps of a search (a set begun, a guess finished, a greedy step, a small set named):
+        `check_deadline`, and forget bounds past the memo's caps (`_cap_memo`) once this search has searched
+        `MEMO_CHECK_FROM_SETS` sets."""
         self.check_deadline()
         if self.memo_caps and self.nodes_searched >= MEMO_CHECK_FROM_SETS:
             self._cap_memo()
@@ -495,7 +496,7 @@ class CostSearch:
         key = (subset.tobytes(), depth, history)
         known = self._greedy_totals.get(key)
         if known is None:
-            self.check_deadline()
+            self.between_steps()
             cost, guess, _ = self._greedy_step(subset, depth, history, self.greedy_total)
             known = self._greedy_totals[key] = cost, guess
         return known
@@ -569,7 +570,7 @@ class CostSearch:
             raise ValueError("no tree of that height exists")
         key = (subset.tobytes(), depth)
         if key not in self.exact and self.small_set_shortcuts and not self.cost.nodes_only and len(subset) <= KERNEL_MAX_SET:
-            self.check_deadline()  # as the search below would, at every set
+            self.between_steps()  # as the search below would, at every set
             solver = self.solver
             guess = int(_small_set_kernels._small_set(
                 solver.table, solver.grouped, solver.codes, _writable(subset), depth, INFINITE, solver.solved, solver.num_slots,
