@@ -11,9 +11,9 @@ from naive_search import fits_within
 from bactree.game import Game
 from bactree.search import Solver
 from bactree.search._finder_kernels import (
-    _holds_core, _least_core, _screened_by_classes, _screened_by_count, _separators, _store_core, _three_left_guess,
-    _three_left_search,
+    _holds_core, _least_core, _screened_by_classes, _screened_by_count, _store_core, _three_left_guess, _three_left_search,
 )
+from bactree.search._separator_kernels import _separators
 from bactree.search.cores import CoreStore
 from bactree.search.screens import CALLS_FIRST, MOST_SECRETS, NO_CLASSES, ClassScreen
 

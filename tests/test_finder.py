@@ -14,7 +14,8 @@ from naive_search import fits_within, parts
 from bactree.build import build
 from bactree.game import Game
 from bactree.search import Solver, TreeFinder
-from bactree.search._finder_kernels import _separating_guess, _three_left_guess, _three_left_search
+from bactree.search._finder_kernels import _three_left_guess, _three_left_search
+from bactree.search._separator_kernels import _separating_guess
 from bactree.search.cores import CoreStore
 from bactree.search.screens import NO_CLASSES
 from bactree.resume import ResumeFileError

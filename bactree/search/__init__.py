@@ -3,21 +3,29 @@
     height      `Solver`: the game's tables, symmetry, and the worst-case search
     cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
     cost_model  `Cost` (what a tree's guesses cost) and the counting floors every tree of a set stays above
+    class_caps  counting bounds per answer class: the most secrets of one class that d guesses can solve
     deep        lower bounds two guesses deep (`others_bound`), which both searches below use
     refine      `refine`: a budgeted search's tree with a proven lower bound (bounds by `deep`)
     finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
     refutations `RefutationStore`: sets refuted within d guesses, found again in any image under symmetry
+    cores       `CoreStore`: least sets no guess separates, kept for every three-left search of a solver
+    screens     `ClassScreen`: a set's answer classes as bit masks, to screen its parts' guesses
     memo_store  the cost search's slow-won values of sets on disk, so a long exact build resumes from them
     _partition_kernels  numba kernels of how a guess splits a set (parts, labels, counts)
     _height_kernels     numba kernel of the depth-bounded search (`_find_guess`)
-    _cost_kernels       numba kernels of the least-cost search (bounds, memo, branch and bound)
+    _cost_kernels       numba kernels of the least-cost search (bounds, memo, the screen of guesses)
+    _base_kernels       numba kernels of a guess's bound from its parts' floors (candidates, lookahead)
+    _small_set_kernels  numba kernels that search small sets whole (`_least_cost`)
+    _class_cap_kernels  numba kernel of the counting bounds per answer class
     _symmetry   numba kernels of symmetry (a history's stabiliser, a set's own maps, least guesses of each orbit)
     _memo       the kernels' memo tables (typed dicts made by a cached kernel)
-    _finder_kernels  numba kernels of the finder's last three guesses
+    _separator_kernels  numba kernels of two guesses left (a guess that gives every secret its own answer)
+    _finder_kernels     numba kernels of the finder's last three guesses (built on `_separator_kernels`)
 
-The kernels call across `_partition_kernels`, `_height_kernels` and
-`_cost_kernels`, and numba's cache does not see a change to a callee in
-another file: after editing any of them, delete `bactree/search/__pycache__`.
+The kernels call across files (`_partition_kernels`, `_height_kernels`,
+`_base_kernels`, `_cost_kernels`, `_small_set_kernels`; `_separator_kernels`
+and `_finder_kernels`), and numba's cache does not see a change to a callee
+in another file: after editing any kernel, delete `bactree/search/__pycache__`.
 
 Data flows down: `refine` drives `cost`, `cost` drives `height`'s `Solver`
 and `deep`'s bounds (which call back into the `CostSearch` they are given,

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import _kernels as _code_kernels
 from ..treefile import Node, node
-from . import _finder_kernels
+from . import _finder_kernels, _separator_kernels
 from .height import KERNEL_DEPTH, Progress, SearchBudgetExceeded, Solver
 from .screens import NO_CLASSES
 
@@ -124,7 +124,7 @@ class TreeFinder:
         With three left, `TRIES_PER_WIDTH * width` guesses are tried, best first.
         """
         solver = self.solver
-        if solver.num_slots > _finder_kernels.MAX_SLOTS or depth > 3:
+        if solver.num_slots > _separator_kernels.MAX_SLOTS or depth > 3:
             return solver.find_guess(subset, depth), True
         if depth == 3:
             tries = -1 if width >= EVERY // TRIES_PER_WIDTH else TRIES_PER_WIDTH * width
@@ -135,7 +135,7 @@ class TreeFinder:
             self.kernel_tries += int(tried)
             return int(guess), tried != tries
         if depth == 2:
-            return int(_finder_kernels._separating_guess(solver.table, subset, solver.hard)), True
+            return int(_separator_kernels._separating_guess(solver.table, subset, solver.hard)), True
         return -1, True  # one guess left solves one secret; larger sets never get here
 
     def _guess_works(self, subset: np.ndarray, depth: int, history: tuple[int, ...], guess: int, width: int) -> bool:

@@ -30,7 +30,7 @@ import numpy as np
 from .. import _kernels as _code_kernels
 from ..codes import answer_table, code_array, decode_answer, grouped_answers, num_slots, solved_slot
 from ..game import Answer, Game
-from . import _finder_kernels, _height_kernels, _partition_kernels
+from . import _finder_kernels, _height_kernels, _partition_kernels, _separator_kernels
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms, _stabiliser
 from .class_caps import ClassCaps
 from .cores import CoreStore
@@ -309,9 +309,9 @@ class Solver:
     def _kernel_guess(self, subset: np.ndarray, depth: int) -> int:
         """`find_guess` by the numba kernels alone: no symmetry, every guess tried."""
         self.stats.kernel_calls += 1
-        if self.num_slots <= _finder_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
+        if self.num_slots <= _separator_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
             if depth == 2:
-                return int(_finder_kernels._separating_guess(self.table, subset, self.hard))
+                return int(_separator_kernels._separating_guess(self.table, subset, self.hard))
             caps = self.class_caps
             classes = self._screens[-1].arrays() if self._screens else NO_CLASSES
             guess, tried = _finder_kernels._three_left_guess(
@@ -348,7 +348,7 @@ class Solver:
     def screening(self, subset: np.ndarray, depth: int) -> Iterator[None]:
         """While `subset` is decided within `depth` = 4 guesses, the three-left searches of its parts screen
         guesses by its answer classes (`screens.ClassScreen`); other depths, hard mode and wide answers: no change."""
-        if depth != KERNEL_DEPTH + 1 or self.hard or self.num_slots > _finder_kernels.MAX_SLOTS:
+        if depth != KERNEL_DEPTH + 1 or self.hard or self.num_slots > _separator_kernels.MAX_SLOTS:
             yield
             return
         self._screens.append(ClassScreen(self.table, subset, self.num_slots, self.solved))
