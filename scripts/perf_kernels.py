@@ -1,0 +1,203 @@
+"""Where a build's CPU goes inside the numba kernels: Linux perf, with every compiled function named.
+
+Usage: python scripts/perf_kernels.py [--game G] [-n LENGTH] [--symbols S] [--objective O] [--budget B]
+                                      [--second-guess ANSWER,GUESS --bound B --seconds S] [--frequency HZ] [--top K]
+
+cProfile (`scripts/profile_build.py`) sees a kernel only where Python
+calls it: one line for `_screen_guesses`, whatever it calls inside. perf
+samples the machine code, but numba's compiled code sits in anonymous
+memory, so perf prints bare addresses. This script keeps each kernel
+library's object code as numba loads it (from its on-disk cache or a
+compile), reads the functions' symbols from it, and writes them to
+/tmp/perf-PID.map, the map of JIT code that `perf report` reads. It runs
+`perf record` on its own process around an in-process build (one worker),
+then prints the share of samples of each function: kernels and the
+callees numba kept apart, numba's dict look-ups, the interpreter.
+
+With `--second-guess ANSWER,GUESS` it samples instead what a worker of a
+split build does (`bactree.part_tasks._solve_branch`): the least total of
+the part the first code (01234...) leaves with ANSWER, its second guess
+fixed, below `--bound`, stopped after `--seconds` of wall.
+
+Needs perf (Debian package linux-perf) and a kernel that lets it sample
+(`/proc/sys/kernel/perf_event_paranoid` at most 2 for one's own process).
+Figures are samples, not seconds: compare shares within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from numba.core import codegen
+from numba.core.registry import CPUDispatcher
+
+_set_compiled_object = codegen.CodeLibrary._set_compiled_object
+
+
+def _keep_object(self, value):
+    """numba drops a library's object code once it is loaded; keep a copy for its symbols."""
+    self._perf_object = value
+    return _set_compiled_object(self, value)
+
+
+codegen.CodeLibrary._set_compiled_object = _keep_object
+
+
+def elf_functions(image: bytes) -> list[tuple[str, int, int, int]]:
+    """(name, section index, offset in the section, size) of each function symbol of a 64-bit little-endian ELF object."""
+    if image[:4] != b"\x7fELF" or image[4] != 2 or image[5] != 1:
+        raise ValueError("not a 64-bit little-endian ELF object")
+    section_offset, = struct.unpack_from("<Q", image, 0x28)
+    entry_size, count = struct.unpack_from("<HH", image, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", image, section_offset + i * entry_size) for i in range(count)]
+    functions = []
+    for _, kind, _, _, offset, size, link, _, _, symbol_size in sections:
+        if kind != 2:  # SHT_SYMTAB
+            continue
+        names = sections[link][4]  # the string table's file offset
+        for at in range(offset, offset + size, symbol_size):
+            name_at, info, _, section, value, length = struct.unpack_from("<IBBHQQ", image, at)
+            if info & 0xF == 2 and length:  # STT_FUNC
+                end = image.index(b"\0", names + name_at)
+                functions.append((image[names + name_at:end].decode(), section, value, length))
+    return functions
+
+
+def readable(symbol: str) -> str:
+    """`bactree.search._base_kernels._guess_base` of numba's mangled `_ZN7bactree6search13_base_kernels11_guess_baseB4v2...`:
+    the length-prefixed names up to the first tag, numba's `_3c`/`_3e` escapes undone."""
+    rest = symbol[3:] if symbol.startswith("_ZN") else symbol
+    names = []
+    while (match := re.match(r"\d+", rest)) is not None:
+        length = int(match.group())
+        names.append(rest[match.end():match.end() + length])
+        rest = rest[match.end() + length:]
+    if not names:
+        return symbol
+    name = ".".join(names)
+    return re.sub(r"_([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)) if m.group(1) in ("3c", "3e") else m.group(0), name)
+
+
+def jit_map_lines() -> list[str]:
+    """perf map lines (`START SIZE NAME`, hex) for every function of every loaded overload of bactree's kernels."""
+    lines, seen = [], set()
+    for module in list(sys.modules.values()):
+        if not getattr(module, "__name__", "").startswith("bactree"):
+            continue
+        for value in list(vars(module).values()):
+            if not isinstance(value, CPUDispatcher):
+                continue
+            for result in value.overloads.values():
+                library = result.library
+                image = getattr(library, "_perf_object", None) or library._compiled_object
+                if image is None or id(library) in seen:
+                    continue
+                seen.add(id(library))
+                entry = result.fndesc.llvm_func_name
+                functions = elf_functions(image)
+                placed = {name: (section, offset) for name, section, offset, _ in functions}
+                if entry not in placed:
+                    continue
+                section, offset = placed[entry]
+                base = library.get_pointer_to_function(entry) - offset
+                lines += [
+                    f"{base + at:x} {size:x} {readable(name)}" for name, where, at, size in functions if where == section
+                ]
+    return lines
+
+
+def perf_report(data: str, top: int) -> list[tuple[float, str]]:
+    """The `top` symbols of a perf record by share of samples (self time)."""
+    report = subprocess.run(
+        ["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "symbol"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    rows = []
+    for line in report.splitlines():
+        match = re.match(r"\s*([\d.]+)%\s+\[[.k]\]\s+(.+?)(\s+-\s+-)?\s*$", line)
+        if match:
+            rows.append((float(match.group(1)), match.group(2)))
+    return rows[:top]
+
+
+def second_guess_task(game, second_guess: str, bound: int | None, seconds: float) -> None:
+    """The least total of the part the game's first code leaves with an answer, a second guess fixed (a split build's
+    task), until `seconds` of wall have passed."""
+    from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch, Solver
+    from bactree.search.cost import BudgetExceeded
+
+    answer_text, guess_text = second_guess.split(",")
+    solver = Solver(game)
+    answer, first, guess = game.parse_answer(answer_text), 0, game.code_index[game.parse_code(guess_text)]
+    part = np.array([x for x, code in enumerate(game.codes) if game.score(game.codes[first], code) == answer], np.int64)
+    search = CostSearch(solver, TOTAL_GUESSES)
+    search.deadline = time.perf_counter() + seconds
+    try:
+        value = search.guess_value(part, solver.num_codes - 1, guess, INFINITE if bound is None else bound, (first,))
+        print(f"{game.codes[first]} {answer} then {guess_text}: {value} ({search.nodes_searched} sets)")
+    except BudgetExceeded:
+        print(f"{game.codes[first]} {answer} then {guess_text}: stopped after {seconds:g} s ({search.nodes_searched} sets)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="bulls-cows")
+    parser.add_argument("-n", "--length", type=int, default=None)
+    parser.add_argument("--symbols", default=None, help="the preset's symbols changed, e.g. 012345678")
+    parser.add_argument("--objective", default="expected")
+    parser.add_argument("--budget", type=int, default=None, help="a budgeted build (`bactree build --budget`)")
+    parser.add_argument("--second-guess", default=None, help="ANSWER,GUESS: a split build's task on the first code's part")
+    parser.add_argument("--bound", type=int, default=None, help="with --second-guess: the task's bound (default: none)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="with --second-guess: stop after this long")
+    parser.add_argument("--frequency", type=int, default=499, help="samples a second")
+    parser.add_argument("--top", type=int, default=20)
+    args = parser.parse_args(argv)
+    if shutil.which("perf") is None:
+        sys.exit("perf_kernels: perf is not installed (Debian package linux-perf)")
+    from bactree.build import build
+    from bactree.game import Game, make_game
+
+    game = make_game(args.game, args.length, args.symbols)
+    build(Game(3, "01234", False), args.objective, workers=1)  # loads the kernels: not sampled
+    with tempfile.TemporaryDirectory() as scratch:
+        data = os.path.join(scratch, "perf.data")
+        recorder = subprocess.Popen(
+            ["perf", "record", "-F", str(args.frequency), "-p", str(os.getpid()), "-o", data],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        time.sleep(0.5)  # perf attaches
+        began = time.process_time()
+        if args.second_guess is None:
+            build(game, args.objective, workers=1, budget=args.budget)
+        else:
+            second_guess_task(game, args.second_guess, args.bound, args.seconds)
+        seconds = time.process_time() - began
+        jit_map = f"/tmp/perf-{os.getpid()}.map"
+        lines = jit_map_lines()
+        with open(jit_map, "w") as out:
+            out.write("\n".join(lines) + "\n")
+        recorder.send_signal(signal.SIGINT)
+        _, errors = recorder.communicate()
+        if recorder.returncode not in (0, -signal.SIGINT) or not os.path.exists(data):
+            sys.exit(f"perf_kernels: perf record failed: {errors.strip().splitlines()[-1] if errors.strip() else recorder.returncode}")
+        try:
+            rows = perf_report(data, args.top)
+        finally:
+            os.remove(jit_map)
+    print(f"{game} {args.objective}: {seconds:.2f} s of CPU sampled, {len(lines)} compiled functions mapped")
+    for share, name in rows:
+        print(f"  {share:6.2f}%  {name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""`scripts/perf_kernels.py` names numba's compiled functions for perf: the map covers a kernel that ran, by its name."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "perf_kernels.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("perf_kernels", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_numba_names_read_as_dotted_paths() -> None:
+    script = load_script()
+    mangled = "_ZN7bactree6search13_base_kernels11_guess_baseB4v232B38c8tJTIeFIjxB2IKSgI4E5ArrayIhLi1E1C8readonly"
+    assert script.readable(mangled) == "bactree.search._base_kernels._guess_base"
+    assert script.readable("_ZN5numba4misc9mergesort12_3clocals_3e5innerB4v1E") == "numba.misc.mergesort.<locals>.inner"
+    assert script.readable("NRT_decref") == "NRT_decref"
+
+
+def test_the_map_covers_a_kernel_that_ran_with_its_name() -> None:
+    """In a fresh interpreter, as the script runs: its hook must see the kernels load (this one may have them already)."""
+    check = f"""
+import importlib.util
+import numpy as np
+spec = importlib.util.spec_from_file_location("perf_kernels", {str(SCRIPT)!r})
+script = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(script)
+from bactree.search._partition_kernels import _popcount, _split
+_split(np.arange(16, dtype=np.uint8).reshape(4, 4)[0] % 3, np.arange(4, dtype=np.int64), 3)
+_popcount(np.uint64(5))
+spans = [(int(a, 16), int(b, 16), n) for a, b, n in (line.split(" ", 2) for line in script.jit_map_lines())]
+for kernel in (_split, _popcount):
+    (result,) = kernel.overloads.values()
+    for symbol in (result.fndesc.llvm_func_name, result.fndesc.llvm_cpython_wrapper_name):
+        at = result.library.get_pointer_to_function(symbol)
+        print(*[n for start, size, n in spans if start <= at < start + size])
+"""
+    result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=300, check=True)
+    assert result.stdout.splitlines() == [
+        "bactree.search._partition_kernels._split", "cpython.bactree.search._partition_kernels._split",
+        "bactree.search._partition_kernels._popcount", "cpython.bactree.search._partition_kernels._popcount",
+    ]  # the function and its wrapper from Python: two places in one object, so its offsets are read right
+    with pytest.raises(ValueError):
+        load_script().elf_functions(b"not an object")
+
+
+@pytest.mark.skipif(shutil.which("perf") is None, reason="perf is not installed")
+def test_a_small_build_is_sampled_and_its_kernels_named() -> None:
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), "-n", "3", "--symbols", "012345", "--top", "40"],
+        capture_output=True, text=True, timeout=300,
+    )
+    if result.returncode and "perf record failed" in result.stderr:
+        pytest.skip(f"perf cannot sample here: {result.stderr.strip()}")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("3 of '012345', no repeats expected:") and "compiled functions mapped" in lines[0]
