@@ -48,6 +48,11 @@ class BranchedPart:
         self.running += 1
         return guess, self._limit(guess)
 
+    def guesses_left(self) -> int:
+        """How many second guesses are still to start (those their bounds refute dropped)."""
+        self._drop_refuted()
+        return len(self.left)
+
     def replay(self, result: BranchResult) -> None:
         """A second guess's result saved by an interrupted build, taken as if its task had just run here."""
         self.left = deque(item for item in self.left if item[0] != result.guess)

@@ -229,7 +229,13 @@ def _run_subproblems(
 
     def start_next() -> bool:
         """Start a task: greedy trees of large parts, then the parts of a second guess split so, then other second
-        guesses, then whole parts; False if none can start."""
+        guesses, then whole parts; False if none can start.
+
+        A second guess is split into its parts, one task each, when the
+        others wait for it (the part's first) and when it is the last task
+        to start while other workers would idle (the tail of a build: on 5 of
+        9 its last second guess ran for hours on one of two workers).
+        """
         if awaiting:
             handle, _, answer = awaiting.popleft()
             pool.submit(_greedy_part, game, first, handle, depth - 1, answer, greedy)
@@ -242,7 +248,8 @@ def _run_subproblems(
             task = state.next_task()
             if task is not None:
                 guess, bound = task
-                if state.best_guess < 0:  # the guess the others wait for: every worker takes some of its parts
+                last = count > 1 and not whole and all(other.guesses_left() == 0 for other in branched)
+                if state.best_guess < 0 or last:  # the guess the others wait for, or the last: every worker takes parts
                     split = GuessPieces.split(search, state.answer, shared[state.answer][1], depth - 1, guess, bound)
                     splits[state.answer] = split
                     pieces.extend((state, guess, group) for group in split.groups())

@@ -169,21 +169,59 @@ def test_a_corrupted_saved_second_guess_is_refused(tmp_path, monkeypatch, midway
     assert message in str(info.value)
 
 
-def test_a_resumed_build_with_one_large_part_left_still_splits_it(tmp_path, monkeypatch) -> None:
-    """The last part left of an exact build is searched one second guess per task on every worker, not whole on one
-    (a resumed build's one task used to start one worker)."""
-    path = tmp_path / "out.json.resume"
+def _split_build_states(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[dict[str, Any]], bytes]:
+    """(every state a split build of SPLIT_GAME saved to its resume file, in order; its tree)."""
     written: list[bytes] = []
     real = subproblems.write_atomic
     monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 5)
     monkeypatch.setattr(subproblems, "write_atomic", lambda where, data: (written.append(data), real(where, data)))
     tree = dumps(build(SPLIT_GAME, "expected", workers=2, checkpoint=path).document)
-    states = [orjson.loads(data) for data in written if data.startswith(b'{"header"')]
-    parts = max(len(state["parts"]) for state in states)
-    last = next(state for state in states if len(state["parts"]) == parts - 1)
-    last.pop("branches", None)  # none of its second guesses saved: the part starts afresh
-    path.write_bytes(orjson.dumps(last))
     monkeypatch.setattr(subproblems, "write_atomic", real)
+    return [orjson.loads(data) for data in written if data.startswith(b'{"header"')], tree
+
+
+def _one_part_left(states: list[dict[str, Any]]) -> tuple[dict[str, Any], str, list[dict[str, Any]]]:
+    """(the finished build's state with its split part of most second guesses taken out, that part's answer, the
+    most of its second guesses any state saved before it was done): a build stopped with only that part left, in
+    whichever order the workers happened to end the parts."""
+    branches: dict[str, list[dict[str, Any]]] = {}
+    for state in states:
+        for answer in {branch["answer"] for branch in state.get("branches", [])}:
+            mine = [branch for branch in state["branches"] if branch["answer"] == answer]
+            if len(mine) > len(branches.get(answer, [])):
+                branches[answer] = mine
+    answer = max(branches, key=lambda a: len(branches[a]))
+    final = max(states, key=lambda state: len(state["parts"]))
+    left = {**final, "parts": [part for part in final["parts"] if part["answer"] != answer]}
+    left.pop("branches", None)
+    return left, answer, branches[answer]
+
+
+def test_a_resumed_build_with_one_large_part_left_still_splits_it(tmp_path, monkeypatch) -> None:
+    """The last part left of an exact build is searched one second guess per task on every worker, not whole on one
+    (a resumed build's one task used to start one worker)."""
+    path = tmp_path / "out.json.resume"
+    states, tree = _split_build_states(path, monkeypatch)
+    left, _, _ = _one_part_left(states)  # none of its second guesses saved: the part starts afresh
+    path.write_bytes(orjson.dumps(left))
     messages: list[str] = []
     assert resumed_split(path, monkeypatch, messages) == tree
     assert any("second guesses searched one per task" in message for message in messages)
+
+
+def test_a_resumed_builds_last_second_guess_is_shared_by_the_workers(tmp_path, monkeypatch) -> None:
+    """One part left, its second guesses saved but the last: that one is valued one of its parts per task, so both
+    workers take some (it ran whole on one worker while the other idled), and the bytes are the same."""
+    path = tmp_path / "out.json.resume"
+    states, tree = _split_build_states(path, monkeypatch)
+    left, answer, saved = _one_part_left(states)
+    best = min((branch for branch in saved if branch["value"] < branch["bound"]), key=lambda b: (b["value"], b["guess"]))
+    # A guess refuted below a code higher than the best one's, unsaved: its bound then is the best + 1 (ties go to the
+    # lower code), as it was, so it must run again; every other second guess is saved, so it is the last task.
+    again = [b for b in saved if b["value"] >= b["bound"] and b["guess"] < best["guess"] and b["bound"] == best["value"] + 1]
+    assert again, "no refuted second guess of a lower code than the best one's was saved"
+    path.write_bytes(orjson.dumps({**left, "branches": [b for b in saved if b is not again[-1]]}))
+    messages: list[str] = []
+    assert resumed_split(path, monkeypatch, messages) == tree
+    shared = [message for message in messages if f" {answer} then " in message and ", its " in message]
+    assert {message.split()[3].rstrip(",") for message in shared} == {again[-1]["guess"]}
