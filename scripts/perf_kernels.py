@@ -50,7 +50,9 @@ def _keep_object(self, value):
     return _set_compiled_object(self, value)
 
 
-codegen.CodeLibrary._set_compiled_object = _keep_object
+def keep_objects() -> None:
+    """From now on keep every kernel library's object code as numba loads it (call before the kernels load)."""
+    codegen.CodeLibrary._set_compiled_object = _keep_object
 
 
 def elf_functions(image: bytes) -> list[tuple[str, int, int, int]]:
@@ -89,7 +91,8 @@ def readable(symbol: str) -> str:
 
 
 def jit_map_lines() -> list[str]:
-    """perf map lines (`START SIZE NAME`, hex) for every function of every loaded overload of bactree's kernels."""
+    """perf map lines (`START SIZE NAME`, hex) for every function of every overload of bactree's kernels loaded since
+    `keep_objects` (others, their object code dropped, are left out)."""
     lines, seen = [], set()
     for module in list(sys.modules.values()):
         if not getattr(module, "__name__", "").startswith("bactree"):
@@ -164,6 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if shutil.which("perf") is None:
         sys.exit("perf_kernels: perf is not installed (Debian package linux-perf)")
+    keep_objects()
     from bactree.build import build
     from bactree.game import Game, make_game
 

@@ -36,6 +36,7 @@ import numpy as np
 spec = importlib.util.spec_from_file_location("perf_kernels", {str(SCRIPT)!r})
 script = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(script)
+script.keep_objects()
 from bactree.search._partition_kernels import _popcount, _split
 _split(np.arange(16, dtype=np.uint8).reshape(4, 4)[0] % 3, np.arange(4, dtype=np.int64), 3)
 _popcount(np.uint64(5))
