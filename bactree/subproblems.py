@@ -233,8 +233,8 @@ def _run_subproblems(
 
         A second guess is split into its parts, one task each, when the
         others wait for it (the part's first) and when it is the last task
-        to start while other workers would idle (the tail of a build: on 5 of
-        9 its last second guess ran for hours on one of two workers).
+        to start while other workers would idle (the tail of a resumed build:
+        5 of 9's last second guess ran 40 minutes on one of two workers).
         """
         if awaiting:
             handle, _, answer = awaiting.popleft()
