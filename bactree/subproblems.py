@@ -248,8 +248,9 @@ def _run_subproblems(
             task = state.next_task()
             if task is not None:
                 guess, bound = task
-                last = count > 1 and not whole and all(other.guesses_left() == 0 for other in branched)
-                if state.best_guess < 0 or last:  # the guess the others wait for, or the last: every worker takes parts
+                if state.best_guess < 0 or (  # the guess the others wait for, or the last: every worker takes parts
+                    count > 1 and not whole and all(other.guesses_left() == 0 for other in branched)
+                ):
                     split = GuessPieces.split(search, state.answer, shared[state.answer][1], depth - 1, guess, bound)
                     splits[state.answer] = split
                     pieces.extend((state, guess, group) for group in split.groups())

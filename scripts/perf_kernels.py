@@ -37,7 +37,6 @@ import sys
 import tempfile
 import time
 
-import numpy as np
 from numba.core import codegen
 from numba.core.registry import CPUDispatcher
 
@@ -86,8 +85,7 @@ def readable(symbol: str) -> str:
         rest = rest[match.end() + length:]
     if not names:
         return symbol
-    name = ".".join(names)
-    return re.sub(r"_([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)) if m.group(1) in ("3c", "3e") else m.group(0), name)
+    return ".".join(names).replace("_3c", "<").replace("_3e", ">")
 
 
 def jit_map_lines() -> list[str]:
@@ -142,7 +140,7 @@ def second_guess_task(game, second_guess: str, bound: int | None, seconds: float
     answer_text, guess_text = second_guess.split(",")
     solver = Solver(game)
     answer, first, guess = game.parse_answer(answer_text), 0, game.code_index[game.parse_code(guess_text)]
-    part = np.array([x for x, code in enumerate(game.codes) if game.score(game.codes[first], code) == answer], np.int64)
+    part = next(part for part in solver.split(solver.all_guesses, first) if solver.answer_to(first, part) == answer)
     search = CostSearch(solver, TOTAL_GUESSES)
     search.deadline = time.perf_counter() + seconds
     try:

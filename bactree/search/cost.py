@@ -58,10 +58,10 @@ PERFECT_CHECK_MAX_SET = 100
 # A search keeps its memo as long as it lives (an exact build's worker: the whole run). Past this many of the kernel's
 # bounds (about 55 bytes each) or of the Python levels' bounds (keyed by the sets' bytes: hundreds each) it forgets
 # them (values stay: far fewer, and trees are read from them). Counted between steps (`CostSearch.between_steps`: a set
-# searched here, a guess finished, a greedy step, a small set named), from the `MEMO_CHECK_FROM_SETS`-th set searched here on, so that small
-# builds never load the counting kernel. Without a cap an exact 5 of 9 worker grew about 2.5 MB per second of CPU, the
-# kernel's bounds nearly all of it (2026-11-28). `refine` turns the caps off (`CostSearch.memo_caps`): a budgeted
-# build's tree depends on the sets its budget reaches.
+# searched here, a guess finished, a greedy step, a small set named), from the `MEMO_CHECK_FROM_SETS`-th set searched
+# here on, so that small builds never load the counting kernel. Without a cap an exact 5 of 9 worker grew about 2.5 MB
+# per second of CPU, the kernel's bounds nearly all of it (2026-11-28). `refine` turns the caps off
+# (`CostSearch.memo_caps`): a budgeted build's tree depends on the sets its budget reaches.
 MEMO_CAP_KERNEL_BOUNDS = 20_000_000
 MEMO_CAP_BOUNDS = 1_000_000
 MEMO_CHECK_FROM_SETS = 256
