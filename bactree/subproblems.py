@@ -165,6 +165,9 @@ def solve_by_first_answer(
                 say(f"{len(kept)} proven values of sets reloaded from {resume.name}.memo")
         memo = resume.with_name(resume.name + ".memo")
     if todo:
+        # Saved before any task starts, so that a build stopped before its first part or second guess ends can
+        # still be resumed, with the values its workers proved meanwhile (the memo files need a checkpoint).
+        save()
         grouped_answers(game, solver.table)  # built here, before the local workers fork, so that they share it
         with make_executor(executor, workers, address, verbose=progress is not None) as pool:
             # An exact build searches a large part one second guess per task: many tasks, even when it is all that is

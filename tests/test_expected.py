@@ -39,6 +39,25 @@ def test_interrupted_build_resumes_to_the_same_bytes(tmp_path):
     assert dumps(resumed.document) == fresh
 
 
+def test_a_build_stopped_before_any_part_ends_can_be_resumed(tmp_path, monkeypatch):
+    """The checkpoint is written before the first task starts: the memo files an exact build keeps need it."""
+    fresh = dumps(build(GAME, "expected", workers=1).document)
+    checkpoint = tmp_path / "tree.json.resume"
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(subproblems, "_run_subproblems", stopped)
+        with pytest.raises(KeyboardInterrupt):
+            build(GAME, "expected", workers=1, checkpoint=checkpoint)
+    assert orjson.loads(checkpoint.read_bytes())["parts"] == []
+    messages = []
+    resumed = build(GAME, "expected", progress=messages.append, workers=1, checkpoint=checkpoint, resume=True)
+    assert "resuming: 0 of 7 subproblems already done" in messages
+    assert dumps(resumed.document) == fresh
+
+
 def test_budget_keeps_best_effort_trees_with_a_proven_lower_bound(monkeypatch):
     game = Game(3, "0123456", False)
     optimum = build(game, "expected", workers=1).stats["total_guesses"]  # exact: checked on smaller games
