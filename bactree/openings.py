@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .game import BactreeError
-from .search import DEEPER_CALLS, INFINITE, TOTAL_GUESSES, CostSearch, Solver, others_bound
+from .search import DEEPER_CALLS, INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_order, others_bound
 from .subproblems import solve_by_first_answer
 from .treefile import Node
 
@@ -41,7 +41,7 @@ def chosen_first_guess(solver: Solver, depth: int, greedy: str, code: str | None
     everything = solver.all_guesses
     guesses, bases, _ = search.candidates(everything, depth, ())
     if code is None:
-        first = search.greedy_order(everything, depth, (), guesses)[0]
+        first = greedy_order(search, everything, depth, (), guesses)[0]
     else:
         first = solver.game.code_index[solver.game.parse_code(code)]
         if max(len(part) for part in solver.split(everything, first)) > solver.caps[depth - 1]:

@@ -25,7 +25,7 @@ import numpy as np
 
 from .game import Game
 from .resume import FoundPart, PartResult
-from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, TreeFinder, memo_store, refine
+from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, TreeFinder, greedy_total, memo_store, refine
 from .treefile import Node
 
 Progress = Callable[[str], None]
@@ -74,7 +74,7 @@ def _solve_part(
                           time.perf_counter() - start, search.nodes_searched)
     search = _worker_cost_search()
     search.progress, search.greedy_rule, before = report, greedy, search.nodes_searched
-    greedy_cost, _ = search.greedy_total(part, depth, history)
+    greedy_cost, _ = greedy_total(search, part, depth, history)
     if report:
         report(f"greedy tree: total {greedy_cost} ({time.perf_counter() - start:.1f}s); now the exact search")
     cost = search.solve(part, depth, greedy_cost + 1, history, kernel=False)
@@ -115,7 +115,7 @@ def _greedy_part(game: Game, first: int, part: np.ndarray, depth: int, answer: s
     search = _worker_cost_search()
     search.greedy_rule = greedy  # the rule steers greedy trees only: the second-guess tasks' values do not depend on it
     start = time.perf_counter()
-    upper, _ = search.greedy_total(part, depth, (first,))
+    upper, _ = greedy_total(search, part, depth, (first,))
     return GreedyResult(answer, upper, time.perf_counter() - start)
 
 

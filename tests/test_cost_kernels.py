@@ -21,7 +21,7 @@ from naive_search import least_total
 from bactree.codes import UNGROUPED, answer_table, encode_answer, grouped_answers, regroup_answers
 from bactree.game import Game
 from bactree.search import Solver, _base_kernels, _cost_kernels, _partition_kernels
-from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch
+from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch, greedy_total, greedy_tree
 
 
 TINY_GAMES = [Game(3, "0123", False), Game(2, "12345", False), Game(2, "123", True), Game(2, "1234", True)]
@@ -450,9 +450,9 @@ def test_a_read_only_set_gets_the_tree_of_a_writable_one() -> None:
         frozen = part.copy()
         frozen.flags.writeable = False
         depth = solver.num_codes - 1
-        assert search_for(solver.game).greedy(frozen, depth, (0,)) == search_for(solver.game).greedy(part, depth, (0,))
+        assert greedy_tree(search_for(solver.game), frozen, depth, (0,)) == greedy_tree(search_for(solver.game), part, depth, (0,))
         fresh, writable = search_for(solver.game), search_for(solver.game)
-        assert fresh.greedy_total(frozen, depth, (0,)) == writable.greedy_total(part, depth, (0,))
+        assert greedy_total(fresh, frozen, depth, (0,)) == greedy_total(writable, part, depth, (0,))
         assert search_for(solver.game).tree(frozen, depth, (0,)) == search_for(solver.game).tree(part, depth, (0,))
 
 

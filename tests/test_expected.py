@@ -15,7 +15,7 @@ from bactree import branching, part_tasks, subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import Game
-from bactree.search import TOTAL_GUESSES, Solver, cost
+from bactree.search import TOTAL_GUESSES, Solver, cost, greedy_total, greedy_tree
 from bactree.treefile import check_document, dumps
 
 GAME = Game(3, "01234", False)  # the first guess is forced by symmetry: 7 subproblems
@@ -132,11 +132,11 @@ def test_greedy_keeps_within_its_cap_and_gives_up_cleanly_below_it():
     solver = Solver(GAME)
     height = solver.min_height()
     search = cost.CostSearch(solver, TOTAL_GUESSES)
-    total, root = search.greedy(solver.all_guesses, height)
+    total, root = greedy_tree(search, solver.all_guesses, height)
     stats = document(GAME, Objective("expected"), False, root)["stats"]
     assert stats["max_guesses"] <= height and stats["total_guesses"] == total
-    assert search.greedy(solver.all_guesses[:3], 1)[0] >= cost.INFINITE  # no tree of 1 guess for 3 secrets
-    assert search.greedy(solver.all_guesses, height - 1)[0] >= cost.INFINITE
+    assert greedy_tree(search, solver.all_guesses[:3], 1)[0] >= cost.INFINITE  # no tree of 1 guess for 3 secrets
+    assert greedy_tree(search, solver.all_guesses, height - 1)[0] >= cost.INFINITE
 
 
 @pytest.mark.parametrize("kernel_max", [30, 2])
@@ -152,8 +152,8 @@ def test_greedy_total_is_the_greedy_trees_cost_and_first_guess(monkeypatch, game
             sets = [solver.all_guesses] if first is None else list(solver.split(solver.all_guesses, first))
             for subset in sets:
                 d = depth if first is None else depth - 1
-                total, guess = cost.CostSearch(solver, TOTAL_GUESSES).greedy_total(subset, d, history)
-                expected, root = cost.CostSearch(solver, TOTAL_GUESSES).greedy(subset, d, history)
+                total, guess = greedy_total(cost.CostSearch(solver, TOTAL_GUESSES), subset, d, history)
+                expected, root = greedy_tree(cost.CostSearch(solver, TOTAL_GUESSES), subset, d, history)
                 assert total == expected
                 if total < cost.INFINITE and len(subset) > kernel_max:
                     assert game.codes[guess] == root["guess"]

@@ -17,7 +17,7 @@ from bactree.codes import partition_counts
 from bactree.cli import app
 from bactree.evaluate import evaluate
 from bactree.game import Game
-from bactree.search import Solver, others_bound
+from bactree.search import Solver, greedy_order, others_bound
 from bactree.search import cost, deep
 from bactree.search import TOTAL_GUESSES, CostSearch
 from bactree.strategies import Entropy
@@ -46,7 +46,7 @@ def assert_entropy_pick(game: Game, subset: np.ndarray) -> None:
     search = CostSearch(Solver(game), TOTAL_GUESSES, greedy_rule="entropy")
     depth = search.solver.num_codes
     guesses = search.candidates(subset, depth, ())[0]
-    pick = search.greedy_order(subset, depth, (), guesses)[0]
+    pick = greedy_order(search, subset, depth, (), guesses)[0]
     best, possible = entropy_best(game, subset)
     assert pick in (possible or best)
     if len(possible or best) == 1:
@@ -66,7 +66,7 @@ def test_entropy_rule_breaks_a_tie_of_partitions_by_bound() -> None:
     assert_entropy_pick(game, subset)
     search = CostSearch(Solver(game), TOTAL_GUESSES, greedy_rule="entropy")
     guesses = search.candidates(subset, search.solver.num_codes, ())[0]
-    assert search.greedy_order(subset, search.solver.num_codes, (), guesses)[0] == 6
+    assert greedy_order(search, subset, search.solver.num_codes, (), guesses)[0] == 6
     assert Entropy(game).pick(subset) == 3
 
 
@@ -76,7 +76,7 @@ def test_entropy_rule_picks_the_entropy_strategy_s_first_guess(game: Game) -> No
     search = CostSearch(Solver(game), TOTAL_GUESSES, greedy_rule="entropy")
     everything = search.solver.all_guesses
     guesses = search.candidates(everything, search.solver.num_codes, ())[0]
-    assert search.greedy_order(everything, search.solver.num_codes, (), guesses)[0] == Entropy(game).pick(everything)
+    assert greedy_order(search, everything, search.solver.num_codes, (), guesses)[0] == Entropy(game).pick(everything)
 
 
 def others_bound_of(

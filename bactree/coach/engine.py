@@ -30,7 +30,7 @@ import numpy as np
 
 from ..codes import encode_answer
 from ..game import Answer, Game
-from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver
+from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_total
 from ..search.cost import BudgetExceeded
 from ..search.height import SearchBudgetExceeded
 from .position import Pair
@@ -196,7 +196,7 @@ class Engine:
         after = history + (guess,)
         try:
             return len(subset) + sum(
-                self.search.greedy_total(part, depth - 1, after)[0] for part in self.solver.split(subset, guess))
+                greedy_total(self.search, part, depth - 1, after)[0] for part in self.solver.split(subset, guess))
         except BudgetExceeded:
             return None
 
@@ -217,7 +217,7 @@ class Engine:
                 if upper is None:
                     # The greedy tree's total first: an upper bound in seconds where a large set's exact search would
                     # not end.
-                    upper = search.greedy_total(subset, depth, history)
+                    upper = greedy_total(search, subset, depth, history)
                 optimum, guess = search.best_guess(subset, depth, history)
                 known[guess] = Value.of(optimum)
             except BudgetExceeded:

@@ -4,6 +4,7 @@
     cost        `CostSearch`: branch and bound for expected length, node counts, crush and chains
     cost_model  `Cost` (what a tree's guesses cost) and the counting floors every tree of a set stays above
     class_caps  counting bounds per answer class: the most secrets of one class that d guesses can solve
+    greedy_trees  greedy trees: a good tree quickly, its cost an upper bound for the exact search
     deep        lower bounds two guesses deep (`others_bound`), which both searches below use
     refine      `refine`: a budgeted search's tree with a proven lower bound (bounds by `deep`)
     finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
@@ -27,22 +28,23 @@ The kernels call across files (`_partition_kernels`, `_height_kernels`,
 and `_finder_kernels`), and numba's cache does not see a change to a callee
 in another file: after editing any kernel, delete `bactree/search/__pycache__`.
 
-Data flows down: `refine` drives `cost`, `cost` drives `height`'s `Solver`
-and `deep`'s bounds (which call back into the `CostSearch` they are given,
-importing it only for type hints), all call the kernels, and nothing here
-imports the build or the CLI.
+Data flows down: `refine` drives `cost`, `cost` drives `height`'s `Solver`,
+`deep`'s bounds and `greedy_trees` (which call back into the `CostSearch`
+they are given, importing it only for type hints), all call the kernels, and
+nothing here imports the build or the CLI.
 """
 
 from __future__ import annotations
 
-from .cost import GREEDY_RULES, INFINITE, CostSearch
+from .cost import INFINITE, CostSearch
 from .cost_model import TOTAL_GUESSES, Cost
 from .finder import TreeFinder
+from .greedy_trees import GREEDY_RULES, greedy_order, greedy_total, greedy_tree
 from .height import Progress, Solver, level_caps
 from .deep import DEEPER_CALLS, others_bound
 from .refine import refine
 
 __all__ = [
     "DEEPER_CALLS", "GREEDY_RULES", "INFINITE", "TOTAL_GUESSES", "Cost", "CostSearch", "Progress", "Solver", "TreeFinder",
-    "level_caps", "others_bound", "refine",
+    "greedy_order", "greedy_total", "greedy_tree", "level_caps", "others_bound", "refine",
 ]

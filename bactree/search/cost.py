@@ -25,14 +25,14 @@ build is reproducible.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import _kernels as _answer_kernels, _strategy_kernels
 from ..treefile import Node, node
 from . import _base_kernels, _cost_kernels, _height_kernels, _memo, _small_set_kernels, deep
 from .cost_model import Cost, class_cost_floors, cost_floors, level_fills
+from .greedy_trees import GREEDY_RULES
 from .height import Progress, Solver
 
 if TYPE_CHECKING:
@@ -67,8 +67,6 @@ MEMO_CAP_BOUNDS = 1_000_000
 MEMO_CHECK_FROM_SETS = 256
 # Sets at most this large are valued by the numba kernel `_least_cost` (own memo, no symmetry).
 KERNEL_MAX_SET = 30
-# Rules for the guess a greedy tree (and `refine` past its budget) makes: see `CostSearch.greedy_order`.
-GREEDY_RULES = ("bound", "entropy")
 # A search's progress lines come at most this often (seconds).
 REPORT_SECONDS = 2.0
 
@@ -138,8 +136,9 @@ class CostSearch:
         self.kernel_exact = _memo._new_memo()
         self.kernel_lower = _memo._new_memo()
         self.lower: dict[tuple[bytes, int], int] = {}
-        self._greedy: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, Node]] = {}
-        self._greedy_totals: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, int]] = {}
+        # `greedy_trees`' trees and totals, per (set, depth, history).
+        self.greedy_tree_memo: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, Node]] = {}
+        self.greedy_total_memo: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, int]] = {}
         self.nodes_searched = 0
         self.keeper: MemoKeeper | None = None  # notes the sets long to settle, for a file (`memo_store`)
 
@@ -454,96 +453,6 @@ class CostSearch:
             solver.caps[depth - 1], self.cost.guess_cost(s, depth), bound, dedupe,
         )
         return guesses, bases, int(left_out)
-
-    def greedy(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, Node]:
-        """A good tree quickly, as (cost, node): the greedy rule's guess at each node, exact on small sets.
-
-        Budgeted builds (`refine.refine`) start from its cost, and their
-        budgets count the sets searched, so the small sets' trees are read
-        back here as they always were (the shipped budgeted trees depend on
-        it). Remembered per (set, depth, history), so that `refine`, which
-        asks again for each part, walks the greedy tree once.
-        """
-        game = self.solver.game
-        s = len(subset)
-        if s == 1:
-            return int(self.floor_at(depth)[1]), node(game.codes[int(subset[0])])
-        if s <= KERNEL_MAX_SET:
-            cost = self.solve(subset, depth, INFINITE, history, kernel=False)
-            if cost >= INFINITE:  # no tree within `depth`: the caller tries its next guess
-                return INFINITE, node(game.codes[int(subset[0])])
-            return cost, self.tree(subset, depth, history)
-        key = (subset.tobytes(), depth, history)
-        known = self._greedy.get(key)
-        if known is None:
-            cost, guess, below = self._greedy_step(subset, depth, history, self.greedy)
-            children = {self.solver.answer_to(guess, part): sub_node for part, (_, sub_node) in below}
-            known = self._greedy[key] = cost, node(game.codes[guess], children)
-        return known
-
-    def greedy_total(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
-        """(cost, first guess) of `greedy`'s tree, without building it: an upper bound for the exact search.
-
-        Small sets are valued by the kernel, which names no guess (their first
-        guess is given as -1): `greedy` reads their trees back, a search of
-        every guess of each small set that an exact build would throw away.
-        """
-        s = len(subset)
-        if s == 1:
-            return int(self.floor_at(depth)[1]), int(subset[0])
-        if s <= KERNEL_MAX_SET:
-            return self.solve(subset, depth, INFINITE, history), -1
-        key = (subset.tobytes(), depth, history)
-        known = self._greedy_totals.get(key)
-        if known is None:
-            self.between_steps()
-            cost, guess, _ = self._greedy_step(subset, depth, history, self.greedy_total)
-            known = self._greedy_totals[key] = cost, guess
-        return known
-
-    def _greedy_step(
-        self, subset: np.ndarray, depth: int, history: tuple[int, ...], value_of: Callable[..., tuple[int, Any]]
-    ) -> tuple[int, int, list[tuple[np.ndarray, tuple[int, Any]]]]:
-        """(total, guess, [(part, value_of(part))]) for the first guess in the greedy order whose parts keep within
-        `depth`, each part valued by `value_of(part, depth - 1, history + (guess,))`; (INFINITE, lowest secret, [])
-        when none does."""
-        s = len(subset)
-        for guess in self.greedy_order(subset, depth, history, self.candidates(subset, depth, history)[0]):
-            total, below = self.cost.guess_cost(s, depth), []
-            for part in self.solver.split(subset, guess):
-                value = value_of(part, depth - 1, history + (guess,))
-                below.append((part, value))
-                total += value[0]
-                if value[0] >= INFINITE:
-                    break  # this guess cannot keep within `depth`
-            if total < INFINITE:
-                return total, guess, below
-        return INFINITE, int(subset[0]), []
-
-    def greedy_order(
-        self, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray
-    ) -> list[int]:
-        """`candidates`' guesses in the order a greedy tree tries them on `subset`: the rule's pick first.
-
-        Rule "bound": the best-bound guess (the first candidate). Rule
-        "entropy": the guess whose answer has the most entropy (every part
-        counted, the all-bulls one too; ties: a still-possible code, then the
-        first in the candidates' order, best bound first), as the `entropy`
-        strategy plays. Candidates hold the lowest code of each distinct
-        partition, and a partition's codes share their entropy and whether
-        they are still possible, so the pick is the strategy's unless
-        several partitions tie on both: the strategy then takes the lowest
-        code, this rule the best bound.
-        """
-        order = guesses.tolist()
-        if self.greedy_rule == "bound" or len(order) < 2:
-            return order
-        solver = self.solver
-        counts = _answer_kernels._partition_counts(solver.table, guesses, subset, solver.num_slots).astype(np.float64)
-        scores = (counts * np.log2(np.maximum(counts, 1.0))).sum(axis=1)
-        possible = counts[:, solver.solved] > 0
-        pick = order[int(_strategy_kernels._pick_best(scores, possible))]
-        return [pick] + [guess for guess in order if guess != pick]
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
         """The tree of least cost for `subset`, read back from the search (lowest code on ties)."""

@@ -1,7 +1,7 @@
 """Budgeted search: a good tree with a proven lower bound where the exact search would take too long.
 
 `refine` gives a set the exact search within a budget of searched sets;
-past it, it keeps the greedy rule's guess (`CostSearch.greedy_order`) and
+past it, it keeps the greedy rule's guess (`greedy_trees.greedy_order`) and
 refines each of its parts in turn, so only the top of a hard set stays
 greedy. Its lower bound is the least, over every guess, of the guess's cost
 plus a bound of each of its parts: the kept guess's parts' refined bounds,
@@ -17,6 +17,7 @@ from ..treefile import Node, node
 from . import cost
 from .cost import INFINITE, BudgetExceeded, CostSearch
 from .deep import DEEPER_CALLS, others_bound
+from .greedy_trees import greedy_order, greedy_tree
 
 # `refine` reports the sets past its budget from this size up.
 REPORT_MIN_SET = 200
@@ -60,7 +61,7 @@ def _refined(
         alone = int(search.floor_at(depth)[1])
         return alone, alone, node(search.solver.game.codes[int(subset[0])])
     if s <= cost.KERNEL_MAX_SET or budget > 0:  # with no budget, a large set's search stops at once
-        greedy_cost, _ = search.greedy(subset, depth, history)
+        greedy_cost, _ = greedy_tree(search, subset, depth, history)
         search.budget = search.nodes_searched + budget
         try:
             value = search.solve(subset, depth, greedy_cost + 1, history, kernel=False)
@@ -70,7 +71,7 @@ def _refined(
         finally:
             search.budget = None
     guesses, bases, _ = search.candidates(subset, depth, history)
-    guess = search.greedy_order(subset, depth, history, guesses)[0]
+    guess = greedy_order(search, subset, depth, history, guesses)[0]
     total = lower = search.cost.guess_cost(s, depth)
     children = {}
     for part in search.solver.split(subset, guess):  # parts of the kept guess
