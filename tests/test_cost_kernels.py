@@ -164,6 +164,28 @@ def test_most_answers_on_small_sets_of_larger_games(game: Game, data: st.DataObj
     check_most_answers(solver, subset, False, by_group)
 
 
+@settings(max_examples=80, deadline=None)
+@given(small_games(max_codes=250), st.data(), st.booleans())
+def test_own_split_bound_counts_the_codes_outside_at_their_most(game: Game, data: st.DataObject, hard: bool) -> None:
+    """`_own_split_bound`: the split bound with the set's own codes counted (the reference) and every other code at
+    the most answers it could get, min(|set|, answers besides all-bulls); never above `_split_bound`, which counts
+    them all."""
+    assume(len(game.codes) >= 3)  # the kernels bound sets of 3 or more
+    search = search_for(game, hard)
+    solver = search.solver
+    picked = sorted(data.draw(st.lists(st.integers(0, len(game.codes) - 1), min_size=3, max_size=40, unique=True)))
+    s, depth, subset = len(picked), solver.num_codes, np.array(picked, np.int64)
+    most = most_answers_reference(game, solver, picked, picked)
+    if not hard:
+        most = max(most, min(s, len(game.answers) - 1))
+    least = int(search.floor_at(depth)[s])
+    expected = max(least, least + int(search.weights[1]) * (3 * s - most - int(search.level_fill[s])))
+    shared = (depth, solver.solved, solver.caps, search.floor, search.level_fill, search.weights, hard)
+    weak = _cost_kernels._own_split_bound(solver.table, subset, *shared)
+    assert weak == expected
+    assert weak <= _cost_kernels._split_bound(solver.table, solver.grouped, subset, *shared)
+
+
 def test_grouped_answers_are_kept_where_groups_hold_many_codes() -> None:
     """5 of 6 has 120 codes per multiset: regrouped; Mastermind 4x5 has 9: the scan in the table's order is kept (no
     second table), the groups' other arrays too."""

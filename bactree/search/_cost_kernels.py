@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ._base_kernels import INFINITE
-from ._partition_kernels import _count_parts, _most_answers, _split_into
+from ._partition_kernels import _count_parts, _most_answers, _own_most_answers, _split_into
 
 
 
@@ -143,10 +143,33 @@ def _split_bound(table, grouped, subset, depth, solved, caps, floor, level_fill,
     replaced by this bound when it is larger.
     """
     s = subset.shape[0]
-    branching = caps[2] - 1 if caps.shape[0] > 2 else s  # answers besides all-bulls (`level_caps`)
-    total = 3 * s - _most_answers(table, subset, solved, hard, branching, grouped)
-    least = _floor_of(floor, depth, s)
-    return max(least, least + weights[1] * (total - level_fill[s]))
+    most = _most_answers(table, subset, solved, hard, _answers_besides_solved(caps, s), grouped)
+    return _bound_of_most(s, most, depth, floor, level_fill, weights)
+
+
+@njit(cache=True)
+def _own_split_bound(table, subset, depth, solved, caps, floor, level_fill, weights, hard):
+    """`_split_bound` with the codes outside `subset` not scanned but counted at the most answers any could get
+    (min(|subset|, the game's answers besides all-bulls)): a weaker bound for |subset|**2 table lookups instead of
+    |subset| times the codes."""
+    s = subset.shape[0]
+    most = _own_most_answers(table, subset, np.uint64(1) << np.uint64(solved))
+    if not hard:
+        most = max(most, min(s, _answers_besides_solved(caps, s)))
+    return _bound_of_most(s, most, depth, floor, level_fill, weights)
+
+
+@njit(cache=True)
+def _answers_besides_solved(caps, size):
+    """The game's answers besides all-bulls (`level_caps`), or `size` where `caps` is too short to tell."""
+    return caps[2] - 1 if caps.shape[0] > 2 else size
+
+
+@njit(cache=True)
+def _bound_of_most(size, most, depth, floor, level_fill, weights):
+    """`_split_bound` of a set of `size` secrets on which a guess gets at most `most` (answers, + 2 for all-bulls)."""
+    least = _floor_of(floor, depth, size)
+    return max(least, least + weights[1] * (3 * size - most - level_fill[size]))
 
 
 @njit(cache=True)
@@ -222,6 +245,21 @@ def _open_guess_into(
             if held > known[a]:
                 raised += held - known[a]
                 known[a] = held
+    if lookahead:
+        # First each open part's bound with the codes outside it counted at the most answers they could get, no scan
+        # of them (`_own_split_bound`): on Mastermind 4x7 most guesses ruled out are ruled out so. The scans below
+        # raise the bounds to `_split_bound`'s, which are at least these, only while the guess is still in reach.
+        for a in slots[1:num_parts]:
+            if raised >= room:
+                break
+            if not is_open[a]:
+                continue
+            bound = INFINITE
+            if counts[a] <= caps[depth]:
+                bound = _own_split_bound(table, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, level_fill, weights, hard)
+            if bound > known[a]:
+                raised += bound - known[a]
+                known[a] = bound
     if lookahead:
         for a in slots[1:num_parts]:
             if raised >= room:

@@ -239,13 +239,7 @@ def _most_answers(table, subset, solved, hard, branching, grouped):
     only the codes of `subset` are guesses.
     """
     solved_bit = np.uint64(1) << np.uint64(solved)
-    most = 0
-    for g in subset:
-        row = table[g]
-        mask = np.uint64(0)
-        for x in subset:
-            mask |= np.uint64(1) << np.uint64(row[x])
-        most = max(most, _mask_score(mask, solved_bit))
+    most = _own_most_answers(table, subset, solved_bit)
     cap = min(subset.shape[0], branching)
     if hard or most >= cap:
         return most  # no code outside the set scores more: see above
@@ -264,6 +258,19 @@ def _most_answers(table, subset, solved, hard, branching, grouped):
             break
         bounds[best] = 0
         most = _score_blocks(by_group, subset, solved_bit, starts[best], starts[best + 1], most, cap)
+    return most
+
+
+@njit(cache=True)
+def _own_most_answers(table, subset, solved_bit):
+    """The most `_mask_score` on `subset` of its own codes as guesses (|subset|**2 lookups)."""
+    most = 0
+    for g in subset:
+        row = table[g]
+        mask = np.uint64(0)
+        for x in subset:
+            mask |= np.uint64(1) << np.uint64(row[x])
+        most = max(most, _mask_score(mask, solved_bit))
     return most
 
 
