@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from game_strategies import small_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_search import fits_within, least_total, most_solved_of, parts
@@ -38,6 +39,40 @@ def test_bounds_hold_every_class_and_are_exact_within_two(game):
                     assert bound == exact, (guess, answer, depth)
                 tight += bound < len(members)
     assert tight > 0  # the bounds say something on every one of these games
+
+
+def class_caps_reference(solver: search_height.Solver, depth: int) -> np.ndarray:
+    """The recursion of `bactree.search.class_caps`, code by code: bounds [orbit, answer] within `depth` guesses of
+    each answer class of each orbit's first code."""
+    table, solved, num_slots = solver.table.astype(np.int64), solver.solved, solver.num_slots
+    orbit_of = solver.class_caps.orbit_of
+    firsts = [int(np.flatnonzero(orbit_of == o)[0]) for o in range(orbit_of.max() + 1)]
+    bounds = np.zeros((len(firsts), num_slots), np.int64)
+    for d in range(1, depth + 1):
+        deeper = np.zeros_like(bounds)
+        for o, g in enumerate(firsts):
+            for a in range(num_slots):
+                members = np.flatnonzero(table[g] == a)
+                best = 0
+                for h in range(len(table)):
+                    total = int(table[g, h] == a)
+                    if d > 1:
+                        for b in range(num_slots):
+                            if b != solved:
+                                total += min(int((table[h, members] == b).sum()), bounds[orbit_of[h], b])
+                    best = max(best, total)
+                deeper[o, a] = min(best, len(members))
+        bounds = deeper
+    return bounds
+
+
+@settings(max_examples=15, deadline=None)
+@given(small_games(max_codes=80))
+def test_bounds_equal_the_recursion_computed_code_by_code(game):
+    """`ClassCaps.at` (each code's shared counts made once, one of each distinct row kept) against the recursion."""
+    solver = search_height.Solver(game)
+    for depth in range(6):
+        assert solver.class_caps.at(depth).tolist() == class_caps_reference(solver, depth).tolist(), depth
 
 
 @pytest.mark.parametrize("game", GAMES, ids=str)

@@ -14,8 +14,9 @@ positions and symbols, which keep answers: a class's bound is its orbit's):
         [h is in the class] + the sum over h's other answers b of
         min(secrets the class shares with h's class b, the bound within d - 1 of h's class b),
 
-never more than the class holds (`_class_caps_pass`, one pass over the
-answer table per orbit and depth). Within 2 this is exact: the most
+never more than the class holds (`_class_caps`: what it needs of every
+code h counted once per orbit, `_class_rows`, then a pass per depth over
+the distinct rows, a few percent of the codes). Within 2 this is exact: the most
 answers one guess gets from the class. A guess whose part exceeds its
 class's bound at the depth left cannot start a tree there, so the exhaustive
 search drops it before searching it, and a set larger than `whole(d)`
@@ -54,6 +55,7 @@ class ClassCaps:
         self.sizes = np.array(
             [np.bincount(table[g], minlength=num_slots) for g in self.representatives], np.int64
         )
+        self._rows: list[tuple[np.ndarray, np.ndarray]] | None = None  # `_class_rows` of each representative
         self._by_depth = [np.zeros_like(self.sizes), np.minimum(self.sizes, 1)]
         # The last depth's bounds are the class sizes, or those of the depth before: then so are all deeper ones
         # (each pass is monotone in the bounds it starts from, and a pass from the same bounds gives the same).
@@ -62,10 +64,13 @@ class ClassCaps:
     def at(self, depth: int) -> np.ndarray:
         """Bounds [orbit, answer] of what `depth` guesses solve of each answer class (class sizes once nothing tightens)."""
         while len(self._by_depth) <= depth and not self._saturated:
+            if self._rows is None:
+                self._rows = [_class_cap_kernels._class_rows(self.table, g, self.orbit_of, self.num_slots)
+                              for g in self.representatives]
             previous = self._by_depth[-1]
             caps = np.array([
-                _class_cap_kernels._class_caps_pass(self.table, g, self.orbit_of, previous, self.solved, self.num_slots)
-                for g in self.representatives
+                _class_cap_kernels._class_caps(rows, starts, sizes, previous, self.solved)
+                for (rows, starts), sizes in zip(self._rows, self.sizes)
             ])
             self._by_depth.append(caps)
             self._saturated = bool((caps == self.sizes).all() or (caps == previous).all())
