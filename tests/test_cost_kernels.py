@@ -119,6 +119,57 @@ def check_most_answers(solver: Solver, subset: list[int], hard: bool, by_group: 
     ) == expected
 
 
+def distinct_partitions_reference(game: Game, solver: Solver, candidates: list[int], subset: list[int]) -> list[bool]:
+    """Per candidate: whether no candidate before it splits `subset` into the same parts solving the same secret."""
+    seen, keep = set(), []
+    for guess in candidates:
+        parts: dict[int, set[int]] = {}
+        for x in subset:
+            parts.setdefault(int(solver.table[guess, x]), set()).add(x)
+        solved = frozenset(parts.get(solver.solved, ()))
+        signature = (solved, frozenset(frozenset(part) for answer, part in parts.items() if answer != solver.solved))
+        keep.append(signature not in seen)
+        seen.add(signature)
+    return keep
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_games(max_codes=250), st.data())
+def test_same_parts_equals_the_reference(game: Game, data: st.DataObject) -> None:
+    """`_same_parts`, the exact test behind `_distinct_partitions`' hashes (which only meet on equal partitions but
+    for a collision, so that the test below never reaches a pair it must tell apart): pairs of guesses on sets of
+    at most 8 secrets, where many split alike."""
+    solver = Solver(game)
+    size = len(game.codes)
+    subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(size, 8), unique=True)))
+    first, second = data.draw(st.integers(0, size - 1)), data.draw(st.integers(0, size - 1))
+    answers = solver.table[np.ix_(subset, [first, second])]
+    scratch = np.empty(solver.num_slots, np.int64), np.empty(solver.num_slots, np.int64)
+    alike = distinct_partitions_reference(game, solver, [first, second], subset) == [True, False]
+    assert _partition_kernels._same_parts(answers, 0, 1, solver.solved, *scratch) == alike
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_codes=250), st.data(), st.booleans())
+def test_distinct_partitions_keep_the_first_guess_of_each(game: Game, data: st.DataObject, answers_kept: bool) -> None:
+    """`_distinct_partitions` against the reference, with the answers of its first pass kept for the comparisons, or
+    (`DEDUPE_ANSWERS_MAX` 0, run as Python: numba freezes the constant) read again from the table, as for large sets.
+    Small sets, where many guesses split alike."""
+    solver = Solver(game)
+    size = len(game.codes)
+    subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(size, 12), unique=True)))
+    candidates = data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True))
+    args = (solver.table, np.array(candidates, np.int64), np.array(subset, np.int64), solver.solved, solver.num_slots)
+    expected = distinct_partitions_reference(game, solver, candidates, subset)
+    if answers_kept:
+        assert _partition_kernels._distinct_partitions(*args).tolist() == expected
+    else:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_partition_kernels, "DEDUPE_ANSWERS_MAX", 0)
+            with np.errstate(over="ignore"):  # the hashes wrap around, as they do compiled
+                assert _partition_kernels._distinct_partitions.py_func(*args).tolist() == expected
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_codes=250), st.data(), st.booleans(), st.booleans())
 def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bool, by_group: bool) -> None:
