@@ -153,21 +153,15 @@ def test_same_parts_equals_the_reference(game: Game, data: st.DataObject) -> Non
 @given(small_games(max_codes=250), st.data(), st.booleans())
 def test_distinct_partitions_keep_the_first_guess_of_each(game: Game, data: st.DataObject, answers_kept: bool) -> None:
     """`_distinct_partitions` against the reference, with the answers of its first pass kept for the comparisons, or
-    (`DEDUPE_ANSWERS_MAX` 0, run as Python: numba freezes the constant) read again from the table, as for large sets.
-    Small sets, where many guesses split alike."""
+    (no room for them) read again from the table, as for large sets. Small sets, where many guesses split alike."""
     solver = Solver(game)
     size = len(game.codes)
     subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(size, 12), unique=True)))
     candidates = data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True))
     args = (solver.table, np.array(candidates, np.int64), np.array(subset, np.int64), solver.solved, solver.num_slots)
     expected = distinct_partitions_reference(game, solver, candidates, subset)
-    if answers_kept:
-        assert _partition_kernels._distinct_partitions(*args).tolist() == expected
-    else:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(_partition_kernels, "DEDUPE_ANSWERS_MAX", 0)
-            with np.errstate(over="ignore"):  # the hashes wrap around, as they do compiled
-                assert _partition_kernels._distinct_partitions.py_func(*args).tolist() == expected
+    room = _base_kernels.DEDUPE_ANSWERS_MAX if answers_kept else 0
+    assert _partition_kernels._distinct_partitions(*args, room).tolist() == expected
 
 
 @settings(max_examples=60, deadline=None)

@@ -27,6 +27,9 @@ LEFT_OUT_LEVELS = 3
 # `_least_base` bounds groups of codes of one multiset of symbols first (`_least_base_by_group`) when its pool holds
 # at least this many codes per group: below it, the cheap bound of every code costs less than the groups' counts.
 GROUPED_POOL_PER_GROUP = 4
+# `_distinct_partitions` keeps the answers it reads for its exact comparisons up to this many bytes (secrets times
+# candidates): past it (large sets), it reads them again from the table.
+DEDUPE_ANSWERS_MAX = 1 << 24
 
 
 
@@ -59,7 +62,7 @@ def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit
     kept = np.flatnonzero(keep)
     kept = kept[np.argsort(pool[kept], kind="mergesort")]
     if dedupe:
-        kept = kept[_distinct_partitions(table, pool[kept], subset, solved, num_slots)]
+        kept = kept[_distinct_partitions(table, pool[kept], subset, solved, num_slots, DEDUPE_ANSWERS_MAX)]
     order = kept[np.argsort(largest[kept], kind="mergesort")]
     order = order[np.argsort(sums[order], kind="mergesort")]
     return pool[order], here + sums[order], left_out

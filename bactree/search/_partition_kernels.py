@@ -19,9 +19,6 @@ from numba import njit
 
 # `_most_answers` sets the answer masks of this many codes at a time (128 x 8 bytes: in the first-level cache).
 ANSWER_BLOCK = 128
-# `_distinct_partitions` keeps the answers it reads for its exact comparisons up to this many bytes (secrets times
-# candidates): past it (large sets), it reads them again from the table.
-DEDUPE_ANSWERS_MAX = 1 << 24
 
 
 @njit(cache=True)
@@ -126,7 +123,7 @@ def _mix64(z):
 
 
 @njit(cache=True)
-def _distinct_partitions(table, candidates, subset, solved, num_slots):
+def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_max):
     """Mask keeping the first guess of `candidates` for each distinct partition of `subset`.
 
     Two guesses are alike when they split `subset` into the same parts and
@@ -135,7 +132,8 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots):
     each part's weight sum (which secret it solves apart), all guesses in
     one streaming pass over the secrets' rows. Only guesses whose hashes
     meet are compared, exactly (`_same_parts`), on the answers that pass
-    read, kept where they take at most `DEDUPE_ANSWERS_MAX` bytes: read
+    read, kept where they take at most `answers_max` bytes (the callers'
+    `DEDUPE_ANSWERS_MAX`): read
     again guess by guess, a row of the table each, they missed the cache at
     every secret (on 5 of 10's small sets after three guesses, where all
     30,240 codes are candidates and about 2,000 partitions distinct, 36 ms
@@ -143,7 +141,7 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots):
     """
     num = candidates.shape[0]
     s = subset.shape[0]
-    kept_answers = s * num <= DEDUPE_ANSWERS_MAX
+    kept_answers = s * num <= answers_max
     answers = np.empty((s, num if kept_answers else 2), np.uint8)  # answers[i, j]: subset[i]'s to candidates[j]
     weights = np.zeros(num_slots * num, np.uint64)
     for i in range(s):
