@@ -119,6 +119,19 @@ def check_most_answers(solver: Solver, subset: list[int], hard: bool, by_group: 
     ) == expected
 
 
+@pytest.mark.parametrize("size", [30, 1000], ids=["column", "row"])
+def test_answers_of_reads_a_guess_s_answers_by_column_or_row(size: int) -> None:
+    """`_answers_of` at the set's codes is the guess's row of the table, whether it reads the column (a set whose rows
+    fit `COLUMN_MAX_BYTES`) or the row (4 of 10: 1000 secrets take 5 MB)."""
+    solver = Solver(Game(4, "0123456789", False))
+    assert (size * solver.num_codes <= _partition_kernels.COLUMN_MAX_BYTES) == (size == 30)
+    rng = np.random.default_rng(size)
+    subset = np.sort(rng.choice(solver.num_codes, size, replace=False))
+    for guess in rng.choice(solver.num_codes, 20, replace=False):
+        answers = _partition_kernels._answers_of(solver.table, guess, subset)
+        assert (answers[subset] == solver.table[guess, subset]).all()
+
+
 def distinct_partitions_reference(game: Game, solver: Solver, candidates: list[int], subset: list[int]) -> list[bool]:
     """Per candidate: whether no candidate before it splits `subset` into the same parts solving the same secret."""
     seen, keep = set(), []

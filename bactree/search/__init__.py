@@ -25,7 +25,8 @@
 
 The kernels call across files (`_partition_kernels`, `_height_kernels`,
 `_base_kernels`, `_cost_kernels`, `_small_set_kernels`; `_separator_kernels`
-and `_finder_kernels`), and numba's cache does not see a change to a callee
+and `_finder_kernels`, which reads guesses' answers with `_partition_kernels`'
+`_answers_of`), and numba's cache does not see a change to a callee
 in another file: after editing any kernel, delete `bactree/search/__pycache__`.
 
 Data flows down: `refine` drives `cost`, `cost` drives `height`'s `Solver`,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._partition_kernels import _distinct_partitions, _guess_bases, _popcount, _shared_counts
+from ._partition_kernels import _answers_of, _distinct_partitions, _guess_bases, _popcount, _shared_counts
 
 INFINITE = 1 << 60  # the cost of an impossible tree; sums of a few stay below int64 overflow
 # `_bases_below` seeks the least bound of the guesses it leaves out level by level of their cheap bounds this often,
@@ -111,7 +111,7 @@ def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, c
         if cheap[j] >= bound:
             continue
         g = pool[j]
-        total, big, hit = _guess_base(table[g], subset, solved, part_floor[orbit_of[g]], counts)
+        total, big, hit = _guess_base(_answers_of(table, g, subset), subset, solved, part_floor[orbit_of[g]], counts)
         if big > cap or (not hit and big == s):
             continue
         if here + total >= bound:
@@ -130,7 +130,7 @@ def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, c
         for j in range(num):
             if cheap[j] == least:
                 g = pool[j]
-                total, big, hit = _guess_base(table[g], subset, solved, part_floor[orbit_of[g]], counts)
+                total, big, hit = _guess_base(_answers_of(table, g, subset), subset, solved, part_floor[orbit_of[g]], counts)
                 if big <= cap and (hit or big < s):
                     left_out = min(left_out, here + total)
         floor_seen = least + 1
@@ -187,7 +187,7 @@ def _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_
             rest = pool[j:][cheap[j:] < least]
             return min(least, _least_counted(table, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
         g = pool[j]
-        total, largest, hit = _guess_base(table[g], subset, solved, part_floor[orbit_of[g]], counts)
+        total, largest, hit = _guess_base(_answers_of(table, g, subset), subset, solved, part_floor[orbit_of[g]], counts)
         evaluated += 1
         if largest <= cap and (largest < s or hit):
             least = min(least, total)

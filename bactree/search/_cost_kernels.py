@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ._base_kernels import INFINITE
-from ._partition_kernels import _count_parts, _most_answers, _own_most_answers, _split_into
+from ._partition_kernels import _answers_of, _count_parts, _most_answers, _own_most_answers, _split_into
 
 
 
@@ -219,10 +219,7 @@ def _open_guess_into(
     Returns `(the number of parts, raised)`; the answers with a part are
     `slots[:number]`, from the largest part down (answer order on ties).
     """
-    # The guess's column (`table[x, guess]` equals `table[guess, x]`): the secrets' rows, shared by every guess the
-    # screen opens on this set, stay in the cache where the guess's row would be read afresh (5 of 10's tasks about
-    # 5-9% faster, the small games the same).
-    _split_into(table[:, guess], subset, ordered, starts, counts)
+    _split_into(_answers_of(table, guess, subset), subset, ordered, starts, counts)
     num_parts = 0
     for a in range(num_slots):
         if a == solved or counts[a] == 0:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._partition_kernels import _answers_of
 from ._separator_kernels import MAX_SLOTS, _bit_count, _mix, _separating_guess, _separators
 
 # `_least_core` deletes secrets against about this many codes first, and gives up past the second figure.
@@ -422,7 +423,8 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
         keep[by_hash[i]] = True
         for j in range(group, i):  # equal hashes: compared exactly, so only true duplicates go
             if keep[by_hash[j]] and _same_partition(
-                table[order[by_hash[j]]], table[order[by_hash[i]]], subset, solved, forward, backward
+                _answers_of(table, order[by_hash[j]], subset), _answers_of(table, order[by_hash[i]], subset), subset,
+                solved, forward, backward,
             ):
                 keep[by_hash[i]] = False
                 break
@@ -449,7 +451,7 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
             return -1, tries
         tries += 1
         g = order[i]
-        row = table[g]
+        row = _answers_of(table, g, subset)
         part_counts[:] = 0
         for x in subset:
             part_counts[row[x]] += 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._partition_kernels import _count_parts, _fitting_guesses, _split
+from ._partition_kernels import _answers_of, _count_parts, _fitting_guesses, _split
 
 
 @njit(cache=True)
@@ -59,7 +59,7 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
                 continue
         if screened and not fits[g]:
             continue
-        row = table[g]
+        row = _answers_of(table, g, subset)
         if not _count_parts(row, subset, counts, solved, limit):
             continue
         if depth == 2:

@@ -17,8 +17,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# A guess's answers to a set are read from its column of the table (the table is symmetric) while the set's rows take
+# at most this many bytes (secrets times codes): then they stay cached across the many guesses tried on the set, where
+# each guess's row would be read afresh, a cache miss per secret on the large games. Larger sets read the guess's row,
+# every line of which they touch. (`_answers_of`)
+COLUMN_MAX_BYTES = 1 << 22
 # `_most_answers` sets the answer masks of this many codes at a time (128 x 8 bytes: in the first-level cache).
 ANSWER_BLOCK = 128
+
+
+@njit(cache=True)
+def _answers_of(table, guess, subset):
+    """`guess`'s answers, indexed by code, to be read at `subset`'s codes: its column of `table` while the set's rows
+    stay cached (`COLUMN_MAX_BYTES`), else its row."""
+    if subset.shape[0] * table.shape[1] <= COLUMN_MAX_BYTES:
+        return table[:, guess]
+    return table[guess]
 
 
 @njit(cache=True)

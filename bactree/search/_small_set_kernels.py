@@ -22,7 +22,7 @@ from ._cost_kernels import (
     _floor_at, _floor_of, _kernel_pool, _open_scratch, _open_guess_into, _set_key, _still_possible_value,
 )
 from ._height_kernels import _find_guess
-from ._partition_kernels import _label_parts
+from ._partition_kernels import _answers_of, _label_parts
 
 
 @njit(cache=True)
@@ -116,7 +116,7 @@ def _least_cost(
             fail_low = min(fail_low, base)
             break  # sorted: no later guess can do better
         g = guesses[j]
-        row = table[g]
+        row = _answers_of(table, g, subset)
         # Skip the guess if an earlier one split the set the same way.
         h = _label_parts(row, subset, solved, seen_first, labels[tried])
         duplicate = False
