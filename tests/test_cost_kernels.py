@@ -148,18 +148,18 @@ def distinct_partitions_reference(game: Game, solver: Solver, candidates: list[i
 
 @settings(max_examples=100, deadline=None)
 @given(small_games(max_codes=250), st.data())
-def test_same_parts_equals_the_reference(game: Game, data: st.DataObject) -> None:
-    """`_same_parts`, the exact test behind `_distinct_partitions`' hashes (which only meet on equal partitions but
+def test_same_partition_equals_the_reference(game: Game, data: st.DataObject) -> None:
+    """`_same_partition`, the exact test behind `_distinct_partitions`' hashes (which only meet on equal partitions but
     for a collision, so that the test below never reaches a pair it must tell apart): pairs of guesses on sets of
     at most 8 secrets, where many split alike."""
     solver = Solver(game)
     size = len(game.codes)
     subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(size, 8), unique=True)))
     first, second = data.draw(st.integers(0, size - 1)), data.draw(st.integers(0, size - 1))
-    answers = solver.table[np.ix_(subset, [first, second])]
     scratch = np.empty(solver.num_slots, np.int64), np.empty(solver.num_slots, np.int64)
     alike = distinct_partitions_reference(game, solver, [first, second], subset) == [True, False]
-    assert _partition_kernels._same_parts(answers, 0, 1, solver.solved, *scratch) == alike
+    rows = solver.table[first], solver.table[second]
+    assert _partition_kernels._same_partition(*rows, np.array(subset, np.int64), solver.solved, *scratch) == alike
 
 
 @settings(max_examples=60, deadline=None)

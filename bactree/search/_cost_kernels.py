@@ -246,36 +246,26 @@ def _open_guess_into(
                 raised += held - known[a]
                 known[a] = held
     if lookahead:
-        # First each open part's bound with the codes outside it counted at the most answers they could get, no scan
-        # of them (`_own_split_bound`): on Mastermind 4x7 most guesses ruled out are ruled out so. The scans below
-        # raise the bounds to `_split_bound`'s, which are at least these, only while the guess is still in reach.
-        for a in slots[1:num_parts]:
-            if raised >= room:
-                break
-            if not is_open[a]:
-                continue
-            bound = INFINITE
-            if counts[a] <= caps[depth]:
-                bound = _own_split_bound(table, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, level_fill, weights, hard)
-            if bound > known[a]:
-                raised += bound - known[a]
-                known[a] = bound
-    if lookahead:
-        for a in slots[1:num_parts]:
-            if raised >= room:
-                break
-            if not is_open[a]:
-                continue
-            c = counts[a]
-            bound = INFINITE
-            if c <= caps[depth]:
-                bound = _split_bound(
-                    table, grouped, ordered[starts[a]:starts[a + 1]], depth, solved, caps, floor, level_fill, weights, hard,
-                )
-                lower[(open_keys[a, 0], open_keys[a, 1])] = bound
-            if bound > known[a]:
-                raised += bound - known[a]
-                known[a] = bound
+        # First (pass 0) each open part's bound with the codes outside it counted at the most answers they could get,
+        # no scan of them (`_own_split_bound`): on Mastermind 4x7 most guesses ruled out are ruled out so. Pass 1 raises
+        # the bounds to `_split_bound`'s, which are at least these and are remembered, while the guess is still in reach.
+        for scan in range(2):
+            for a in slots[1:num_parts]:
+                if raised >= room:
+                    break
+                if not is_open[a]:
+                    continue
+                bound = INFINITE
+                if counts[a] <= caps[depth]:
+                    part = ordered[starts[a]:starts[a + 1]]
+                    if scan:
+                        bound = _split_bound(table, grouped, part, depth, solved, caps, floor, level_fill, weights, hard)
+                        lower[(open_keys[a, 0], open_keys[a, 1])] = bound
+                    else:
+                        bound = _own_split_bound(table, part, depth, solved, caps, floor, level_fill, weights, hard)
+                if bound > known[a]:
+                    raised += bound - known[a]
+                    known[a] = bound
     return num_parts, raised
 
 

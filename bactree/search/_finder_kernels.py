@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._partition_kernels import _answers_of
+from ._partition_kernels import _answers_of, _same_partition
 from ._separator_kernels import MAX_SLOTS, _bit_count, _mix, _separating_guess, _separators
 
 # `_least_core` deletes secrets against about this many codes first, and gives up past the second figure.
@@ -25,23 +25,6 @@ CORE_CODES = 256
 CORE_CODES_MOST = 4096
 # `_screened_by_classes` takes parts of at least this many secrets; smaller ones are counted.
 CLASS_SCREEN_LEAST = 120
-
-
-@njit(cache=True)
-def _same_partition(row, other, subset, solved, forward, backward):
-    """True if guesses with answer rows `row` and `other` split `subset` into the same parts (and solve the same secret)."""
-    forward[:] = -1
-    backward[:] = -1
-    for x in subset:
-        a, b = row[x], other[x]
-        if (a == solved) != (b == solved):
-            return False
-        if forward[a] < 0 and backward[b] < 0:
-            forward[a] = b
-            backward[b] = a
-        elif forward[a] != b or backward[b] != a:
-            return False
-    return True
 
 
 @njit(cache=True)

@@ -145,10 +145,10 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
     Each secret has a pseudo-random weight; a guess's hash adds a mix of
     each part's weight sum (which secret it solves apart), all guesses in
     one streaming pass over the secrets' rows. Only guesses whose hashes
-    meet are compared, exactly (`_same_parts`), on the answers that pass
+    meet are compared, exactly (`_same_partition`), on the answers that pass
     read, kept where they take at most `answers_max` bytes (the callers'
-    `DEDUPE_ANSWERS_MAX`): read
-    again guess by guess, a row of the table each, they missed the cache at
+    `DEDUPE_ANSWERS_MAX`; else read again, `_answers_of`). Read again guess
+    by guess from each guess's row of the table, they missed the cache at
     every secret (on 5 of 10's small sets after three guesses, where all
     30,240 codes are candidates and about 2,000 partitions distinct, 36 ms
     a call against 5.3).
@@ -156,7 +156,8 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
     num = candidates.shape[0]
     s = subset.shape[0]
     kept_answers = s * num <= answers_max
-    answers = np.empty((s, num if kept_answers else 2), np.uint8)  # answers[i, j]: subset[i]'s to candidates[j]
+    answers = np.empty((s, num if kept_answers else 0), np.uint8)  # answers[i, j]: subset[i]'s to candidates[j]
+    positions = np.arange(s)  # where a kept answers column holds each secret's answer
     weights = np.zeros(num_slots * num, np.uint64)
     for i in range(s):
         w = _mix64(np.uint64(subset[i]) + np.uint64(0x9E3779B97F4A7C15))
@@ -188,19 +189,17 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
             jx = order[x]
             if not keep[jx]:
                 continue
-            if not kept_answers:
-                for i in range(s):
-                    answers[i, 0] = table[candidates[jx], subset[i]]
             for y in range(x + 1, stop):
                 jy = order[y]
                 if not keep[jy]:
                     continue
                 if kept_answers:
-                    alike = _same_parts(answers, jx, jy, solved, forward, backward)
+                    alike = _same_partition(answers[:, jx], answers[:, jy], positions, solved, forward, backward)
                 else:
-                    for i in range(s):
-                        answers[i, 1] = table[candidates[jy], subset[i]]
-                    alike = _same_parts(answers, 0, 1, solved, forward, backward)
+                    alike = _same_partition(
+                        _answers_of(table, candidates[jx], subset), _answers_of(table, candidates[jy], subset), subset,
+                        solved, forward, backward,
+                    )
                 if alike:
                     keep[jy] = False
         start = stop
@@ -208,15 +207,13 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
 
 
 @njit(cache=True)
-def _same_parts(answers, jx, jy, solved, forward, backward):
-    """Whether the guesses of columns `jx` and `jy` of `answers` (answers[i, j]: the i-th secret's answer to the j-th
-    guess) split the secrets alike: answers that map one to one, and the same secret solved (or none). `forward` and
-    `backward`: scratch, one entry per answer."""
+def _same_partition(row, other, subset, solved, forward, backward):
+    """True if guesses with answers `row` and `other` (indexed by code) split `subset` into the same parts and solve
+    the same secret (or none): their answers map one to one. `forward` and `backward`: scratch, one entry per answer."""
     forward[:] = -1
     backward[:] = -1
-    for i in range(answers.shape[0]):
-        a = answers[i, jx]
-        b = answers[i, jy]
+    for x in subset:
+        a, b = row[x], other[x]
         if (a == solved) != (b == solved):
             return False
         if forward[a] < 0 and backward[b] < 0:
