@@ -1,23 +1,30 @@
-"""The coach's book (bactree/coach/book.py): positions found up to symmetry, entries equal to the search's, the shipped one sound."""
+"""The coach's book (bactree/coach/book.py): positions found up to symmetry, entries equal to the search's, the shipped one sound.
+
+A book ranks each position in its canonical frame, so a ranking must not depend on the frame: here too, that the
+engine lists the same values for a position and for its images under symmetries of the game.
+"""
 
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_search import guess_total, least_total
+from naive_search import guess_total, least_total, parts
 
 from bactree.coach import analyse
+from bactree.coach.alike import GuessClasses
 from bactree.coach.analyse import EXPECTED, analyse_position
 from bactree.coach.book import (
     BOOK_TOP, Book, book_positions, canonical_pairs, key_pairs, make_book, position_key, write_book,
 )
-from bactree.coach.engine import Engine
+from bactree.coach.engine import WORST_CASE, Engine
 from bactree.coach.position import read_history
+from bactree.coach.symmetry import Symmetry
 from bactree.coach.tree_values import TreeValues
 from bactree.game import Game, preset
 from bactree.search import Solver
@@ -85,6 +92,76 @@ def test_analyse_with_the_book_equals_the_search(game, seed, count, top):
     assert booked.guess.value == searched.guess.value == guess_total(game, frozenset(position.secrets), named)
     for value in booked.best:
         assert guess_total(game, frozenset(position.secrets), value.guess) == value.value
+
+
+def classes_by_brute_force(game: Game, secrets: frozenset[str]) -> dict[str, frozenset]:
+    """Every code's class on `secrets`: the splits (parts, and the secret solved) of its images under every map of
+    positions and symbols that sends `secrets` onto itself."""
+    maps = []
+    for order in itertools.permutations(range(game.length)):
+        for symbols in itertools.permutations(game.symbols):
+            symmetry = Symmetry(order, dict(zip(game.symbols, symbols)))
+            if {symmetry(s) for s in secrets} == secrets:
+                maps.append(symmetry)
+
+    def split(guess: str) -> tuple:
+        return frozenset(parts(game, secrets, guess).values()), guess if guess in secrets else None
+
+    return {code: frozenset(split(symmetry(code)) for symmetry in maps) for code in game.codes}
+
+
+def test_a_position_typed_and_its_canonical_image_list_the_same_classes():
+    """3 of '1234' with repeats after 444=1B0C 422=0B2C (the book's 111=1B0C 122=0B2C): secrets 214 234 241 243.
+
+    The guesses of total 9 split them four ways, which the set's symmetries pair into two classes: 212 splits them
+    as 112 does, and a symmetry sends 212 to 223. Skipping a guess only when it split the set as a listed one did or
+    lay in its orbit, the search listed 112 and 223 both (9, 9, 9) where the book, visiting in another order, did not.
+    """
+    game = TINY[1]
+    position = read_history(game, ["444=1B0C", "422=0B2C"])
+    _, canonical = canonical_pairs(game, position.pairs)
+    engine = Engine(game, EXPECTED)
+    classes = classes_by_brute_force(game, frozenset(position.secrets))
+    typed = engine.rank(position.pairs, BOOK_TOP, None, PLENTY).best
+    image = engine.rank(canonical, BOOK_TOP, None, PLENTY).best
+    assert [value.lower for _, value in typed] == [value.lower for _, value in image] == [7, 8, 9, 9, 10]
+    assert len({classes[guess] for guess, _ in typed}) == len(typed)  # the listed guesses lie in distinct classes
+    with_book = Engine(game, EXPECTED, book=tiny_book(game))
+    booked = analyse_position(position, BOOK_TOP, None, EXPECTED, False, PLENTY, with_book)
+    assert booked.source == "book tiny" and [v.value for v in booked.best] == [7, 8, 9, 9, 10]
+
+
+@pytest.mark.parametrize("history", [["444=1B0C", "422=0B2C"], ["123=1B2C"], ["111=1B0C"], ["112=0B1C", "341=1B1C"]])
+def test_guesses_share_a_class_key_exactly_when_they_split_the_secrets_alike_up_to_symmetry(history):
+    """`GuessClasses.key` against the brute force's classes, every pair of codes of 3 of '1234' with repeats."""
+    game = TINY[1]
+    position = read_history(game, history)
+    solver = Solver(game)
+    classes = GuessClasses(solver, np.array([game.code_index[s] for s in position.secrets], np.int64))
+    expected = classes_by_brute_force(game, frozenset(position.secrets))
+    keys = {code: classes.key(game.code_index[code]) for code in game.codes}
+    for a, b in itertools.combinations(game.codes, 2):
+        assert (keys[a] == keys[b]) == (expected[a] == expected[b]), (a, b)
+
+
+FRAMES = [((2, 1, 0), -1), ((1, 2, 0), 1), ((0, 1, 2), 2)]  # (position order, symbols reversed or shifted by so many)
+
+
+@pytest.mark.parametrize("objective", [EXPECTED, WORST_CASE])
+@pytest.mark.parametrize("game", TINY, ids=str)
+def test_a_ranking_lists_the_same_values_in_every_frame(game, objective):
+    """Every canonical position of one or two guesses, and its images under three symmetries of the game: one list of
+    values (each value listed once per class of alike guesses, whichever guess of a class is visited first)."""
+    symbols = game.symbols
+    symmetries = [Symmetry(order, dict(zip(symbols, symbols[::-1] if shift < 0 else symbols[shift:] + symbols[:shift])))
+                  for order, shift in FRAMES]
+    engine = Engine(game, objective)
+    for pairs in book_positions(game, Solver(game)):
+        values = [value.lower for _, value in engine.rank(pairs, BOOK_TOP, None, PLENTY).best]
+        for symmetry in symmetries:
+            image = tuple((symmetry(guess), answer) for guess, answer in pairs)
+            image_values = [value.lower for _, value in engine.rank(image, BOOK_TOP, None, PLENTY).best]
+            assert image_values == values, (pairs, symmetry)
 
 
 def test_more_guesses_than_the_book_lists_are_searched():

@@ -33,6 +33,7 @@ from ..game import Answer, Game
 from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_total
 from ..search.cost import BudgetExceeded
 from ..search.height import SearchBudgetExceeded
+from .alike import GuessClasses
 from .position import Pair
 from .symmetry import identity, least_image
 from .book import Book
@@ -91,7 +92,7 @@ class Engine:
         self.index = game.code_index
         self._totals: dict[int, int] = {}  # subtree totals of the tree, by node id
         self._floor = INFINITE  # the last ranking's least bound of the guesses it did not value
-        self._names = self.solver.all_guesses  # per code, its orbit's name under the ranked set's symmetries
+        self._classes: GuessClasses | None = None  # the classes of alike guesses on the set ranked last
 
     # -- positions ------------------------------------------------------
     def subset(self, pairs: tuple[Pair, ...]) -> np.ndarray:
@@ -117,7 +118,7 @@ class Engine:
         symmetry = found.symmetry if found is not None else identity(self.game)
         where = found.pairs if found is not None else pairs  # the position valued, carried there by `symmetry`
         subset = self.subset(where)
-        self._names = self.solver.set_orbit_names(subset)
+        self._classes = GuessClasses(self.solver, subset)
         history = tuple(self.index[g] for g, _ in where)
         depth = self._depth(len(where), len(subset))
         self.search.deadline = self.solver.deadline = deadline
@@ -154,19 +155,13 @@ class Engine:
         source = f"book {self.book.name}" if booked is not None else f"tree {self.tree.name}" if on is not None else None
         return Ranking(best, named_value, best_value, source, timed_out)
 
-    def _same_partition(self, a: int, b: int, subset: np.ndarray) -> bool:
-        """True when guesses `a` and `b` split `subset` into the same parts and solve the same secret (if any)."""
-        ra, rb = self.table[a, subset].astype(np.int64), self.table[b, subset].astype(np.int64)
-        if not np.array_equal(ra == self.solver.solved, rb == self.solver.solved):
-            return False
-        joint = len(np.unique(ra * 256 + rb))
-        return joint == len(np.unique(ra)) == len(np.unique(rb))
-
-    def _alike(self, guess: int, known: dict[int, Value], subset: np.ndarray) -> Value | None:
-        """The value of a known guess with the same partition as `guess`, or in its orbit under the set's symmetries."""
-        names = self._names
+    def _alike(self, guess: int, known: dict[int, Value]) -> Value | None:
+        """The value of a known guess of `guess`'s class (`GuessClasses`): one with the same partition up to the set's
+        symmetries. A class, not a guess, is what a ranking lists once, in whatever order its guesses are visited."""
+        classes = self._classes
+        key = classes.key(guess)
         for other, value in known.items():
-            if names[other] == names[guess] or self._same_partition(other, guess, subset):
+            if classes.key(other) == key:
                 return value
         return None
 
@@ -231,7 +226,7 @@ class Engine:
                 if len(known) >= top:
                     self._floor = base  # out of time: the bounds of the guesses left rank them no better
                     break
-                if self._alike(guess, known, subset) is None:
+                if self._alike(guess, known) is None:
                     known[guess] = Value(max(base, self._part_bound(subset, depth, guess)), None)
                 continue
             values = sorted(v.lower for v in known.values())
@@ -242,7 +237,7 @@ class Engine:
                 g in possible for g, v in known.items() if v.lower <= limit)
             if base > limit:
                 break
-            if (base == limit and not tie) or self._alike(guess, known, subset) is not None:
+            if (base == limit and not tie) or self._alike(guess, known) is not None:
                 continue
             try:
                 value = search.guess_value(subset, depth, guess, limit + tie, history)
@@ -266,8 +261,9 @@ class Engine:
         return known, optimum, timed_out
 
     def _named_value(self, subset, depth, history, guess, known, fixed, on) -> Value:
-        """The value of `guess` (the least of its class), taken from a known guess of its class or partition if any."""
-        found = self._alike(guess, known, subset)
+        """The value of `guess` (the least of its class), taken from a known guess alike to it (`_alike`) or of its
+        class given the history, if any."""
+        found = self._alike(guess, known)
         if found is not None:
             return found
         codes = self.game.codes
@@ -353,7 +349,7 @@ class Engine:
                 for guess in solver.ordered_guesses(subset, level, history).tolist():
                     if len(known) >= top:
                         return known, least, False
-                    if guess in known or self._alike(guess, known, subset) is not None:
+                    if guess in known or self._alike(guess, known) is not None:
                         continue
                     after = history + (guess,)
                     if all(solver.find_guess(part, level - 1, after) >= 0 for part in solver.split(subset, guess)):
