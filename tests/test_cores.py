@@ -185,3 +185,44 @@ def test_a_screen_is_made_only_after_its_first_searches():
     assert all(screen.arrays() is NO_CLASSES for _ in range(CALLS_FIRST))
     bits, by_size, position = screen.arrays()
     assert bits.shape == (len(TINY.codes), solver.num_slots, 2) and position.tolist() == list(range(len(TINY.codes)))
+
+
+@pytest.mark.parametrize("hard", [False, True])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_set_holding_one_three_guesses_do_not_solve_is_refuted_at_once_and_rightly(game, hard):
+    """`Solver.find_guess` with three guesses left keeps the sets it refutes (`Solver.unsolved`) and refutes a set
+    holding one without a search: random sets, sets grown from refuted ones and refuted ones less a secret give the verdict of the kernel with
+    nothing stored (and of the brute force on the smallest game), and the shortcut is taken; in hard mode, where a
+    larger set may be solved by a code of its own, nothing is kept."""
+    solver = Solver(game, hard=hard)
+    caps = solver.class_caps
+    rng = np.random.default_rng(7)
+    refuted: list[np.ndarray] = []
+    for _ in range(120):
+        draw = rng.random()
+        if refuted and draw < 0.4:  # grown from a refuted set: refuted too, by the store
+            grown = np.union1d(refuted[rng.integers(len(refuted))], rng.choice(len(game.codes), rng.integers(1, 4)))
+            subset = grown.astype(np.int64)
+        elif refuted and draw < 0.6:  # a refuted set less one secret: often solved, and the store must say so
+            shrunk = refuted[rng.integers(len(refuted))]
+            subset = np.delete(shrunk, 0 if draw < 0.5 else rng.integers(len(shrunk)))  # its least, or any
+        else:  # one answer class of a random guess, thinned: solved or not
+            row = solver.table[rng.integers(len(game.codes))]
+            members = np.flatnonzero(row == rng.choice(row))
+            subset = np.sort(rng.choice(members, min(len(members), rng.integers(3, 120)), replace=False)).astype(np.int64)
+        if len(subset) < 3:
+            continue
+        solved = solver.find_guess(subset, 3) >= 0
+        alone, _ = _three_left_guess(
+            solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, -1,
+            CoreStore().arrays(), NO_CLASSES,
+        )
+        assert solved == (alone >= 0)
+        if game is TINY:
+            assert solved == fits_within(game, frozenset(game.codes[i] for i in subset), 3, hard)
+        if not solved:
+            refuted.append(subset)
+    if hard:
+        assert len(refuted) > 0 and len(solver.unsolved) == 0
+    else:
+        assert solver.stats.unsolved_hits > 0 and len(solver.unsolved) > 0

@@ -18,6 +18,14 @@ kernel keeps none. A core is a shortcut, never a verdict of its own: the
 kernel's answers and the guesses it tries are the same with the store
 empty, full or absent.
 
+The same store serves one level up (`Solver.unsolved`): a set that no three
+guesses solve makes every set holding it unsolvable within three too (a
+tree for the larger set would solve the smaller), so `Solver.find_guess`
+keeps each set the three-left kernel refutes, whole, and refutes a set
+holding one without a search. Deciding a set with four guesses left, the
+later guesses' parts often hold an earlier one's refuted part (measured
+on the 312-secret set of 5 of 10: see the docs' notes, 2026-11-28).
+
 Memory: the store starts small and doubles while more than half full, up
 to `MOST_MEMBERS` secrets held (about 150 MB with the index); past that it
 is emptied and starts again, since by then the search has moved on to
@@ -53,6 +61,16 @@ class CoreStore:
 
     def __len__(self) -> int:
         return int(self.fill[0])
+
+    def holds(self, subset: np.ndarray, inside: np.ndarray) -> bool:
+        """True if `subset` holds every secret of a stored set (`inside`: a False flag per code, left so)."""
+        if not self.fill[0]:
+            return False
+        return bool(_finder_kernels._holds_core(subset, self.members, self.starts, self.chain, self.heads, inside))
+
+    def add(self, subset: np.ndarray) -> None:
+        """Store `subset` (two or more secrets), making room first as `arrays` does."""
+        _finder_kernels._store_core(subset, *self.arrays())
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(members, starts, chain, heads, fill) for the kernel, with room for at least as many cores again as are held.

@@ -88,6 +88,7 @@ class SearchStats:
     kernel_tries: int = 0  # guesses tried with three guesses left (`_three_left_guess`), for budgets
     memo_hits: int = 0
     store_hits: int = 0  # sets found refuted as an image of a stored one
+    unsolved_hits: int = 0  # sets with three guesses left found refuted by holding one found so before
     refuted: list[int] = field(default_factory=list)
 
 
@@ -123,6 +124,8 @@ class Solver:
         self._class_caps: ClassCaps | None = None
         self.refutations = RefutationStore(self.codes, self.table, self.perms, game.num_symbols, self.index_of())
         self.cores = CoreStore()  # sets no guess separates, for every three-left search of this solver
+        self.unsolved = CoreStore()  # sets no three guesses solve, as the kernel found them (`find_guess`)
+        self._inside = np.zeros(self.num_codes, np.bool_)  # scratch of `unsolved.holds`, all False between calls
         self._screens: list[ClassScreen] = []  # the sets being decided with four guesses left, innermost last
 
     @cached_property
@@ -296,6 +299,13 @@ class Solver:
             raise SearchBudgetExceeded
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchBudgetExceeded
+        # Unless in hard mode, a set holding one that three guesses do not solve is not solved either: a tree
+        # for it would solve the smaller set. The sets the kernel refutes are kept whole (`unsolved`), since on the
+        # parts of a decision with four guesses left the later guesses' parts often hold an earlier one.
+        three_left = depth == KERNEL_DEPTH and not self.hard
+        if three_left and self.unsolved.holds(subset, self._inside):
+            self.stats.unsolved_hits += 1
+            return -1
         keyed = STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3 or s > STORE_MAX_SET and depth > KERNEL_DEPTH
         key = self.refutations.key(subset, depth) if keyed else None
         if key is not None and self.refutations.refuted(subset, depth, key):
@@ -304,6 +314,8 @@ class Solver:
         result = self._kernel_guess(subset, depth) if depth <= KERNEL_DEPTH else self._searched_guess(subset, depth, history)
         if key is not None and result < 0:
             self.refutations.add(subset, depth, key)
+        if three_left and result < 0:
+            self.unsolved.add(subset)
         return result
 
     def _kernel_guess(self, subset: np.ndarray, depth: int) -> int:
