@@ -46,12 +46,17 @@ for kernel in (_split, _popcount):
     for symbol in (result.fndesc.llvm_func_name, result.fndesc.llvm_cpython_wrapper_name):
         at = result.library.get_pointer_to_function(symbol)
         print(*[n for start, size, n in spans if start <= at < start + size])
+for name in ("NRT_incref", "NRT_decref"):
+    at = result.library.get_pointer_to_function(name)
+    print(*[n for start, size, n in spans if start <= at < start + size])
 """
     result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=300, check=True)
     assert result.stdout.splitlines() == [
         "bactree.search._partition_kernels._split", "cpython.bactree.search._partition_kernels._split",
         "bactree.search._partition_kernels._popcount", "cpython.bactree.search._partition_kernels._popcount",
-    ]  # the function and its wrapper from Python: two places in one object, so its offsets are read right
+        "NRT_incref", "NRT_decref",
+    ]  # the function and its wrapper from Python: two places in one object, so its offsets are read right; and the
+    # runtime's reference counts, which every kernel's library calls
     with pytest.raises(ValueError):
         load_script().elf_functions(b"not an object")
 
