@@ -248,6 +248,9 @@ def main(argv: list[str] | None = None) -> None:
                 sample(solver, subset, history, args.left, args.count, args.seed, args.set_symmetry)
             else:
                 decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead, args.set_symmetry)
+            if args.command != "rank":
+                print(f"{solver.stats.unsolved_hits} sets refuted at once, holding one three guesses do not solve "
+                      f"({len(solver.unsolved)} such sets kept)", file=sys.stderr, flush=True)
     except BactreeError as err:
         sys.exit(f"Error: {err}")
     print(f"{time.perf_counter() - began:.1f}s", file=sys.stderr)
