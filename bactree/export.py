@@ -58,8 +58,9 @@ def tree_graph(doc: dict[str, Any], name: str = "tree") -> nx.DiGraph:
         if parent is not None:
             graph.add_edge(parent, node_id, answer=answer_key)
         parts: dict[Answer, list[str]] = {}
+        score = game.scorer(guess)
         for secret in secrets:
-            answer = game.score(guess, secret)
+            answer = score(secret)
             if answer != solved:
                 parts.setdefault(answer, []).append(secret)
         children = current.get("next") or {}

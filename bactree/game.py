@@ -13,6 +13,7 @@ import operator
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Callable
 
 
 class BactreeError(ValueError):
@@ -244,13 +245,31 @@ class Game:
 
     def score(self, guess: str, secret: str) -> Answer:
         """The answer `secret` gives to `guess` (cows are white pegs with repeats)."""
-        bulls = sum(map(operator.eq, guess, secret))
+        return self.scorer(guess)(secret)
+
+    def scorer(self, guess: str) -> Callable[[str], Answer]:
+        """`score` with `guess` fixed: what depends on the guess alone is worked out once, for the many secrets
+        scored against one guess (a tree's replay, the secrets left after an answer): about twice as fast a secret."""
+        answer_of = self._answer_of
         symbols = set(guess)
         if len(symbols) == len(guess):  # distinct symbols (every Bulls and Cows guess): each in the secret counts once
-            common = len(symbols.intersection(secret))
+
+            def score(secret: str) -> Answer:
+                bulls = sum(map(operator.eq, guess, secret))
+                return answer_of[bulls][len(symbols.intersection(secret)) - bulls]
         else:
-            common = sum(min(guess.count(c), secret.count(c)) for c in symbols)
-        return Answer(bulls, common - bulls)
+            counts = [(c, guess.count(c)) for c in symbols]
+
+            def score(secret: str) -> Answer:
+                bulls = sum(map(operator.eq, guess, secret))
+                return answer_of[bulls][sum(min(n, secret.count(c)) for c, n in counts) - bulls]
+
+        return score
+
+    @cached_property
+    def _answer_of(self) -> list[list[Answer]]:
+        """`_answer_of[bulls][cows]`: one `Answer` per reply, made once rather than one per secret scored."""
+        return [[Answer(bulls, cows) for cows in range(self.length + 1 - bulls)] for bulls in range(self.length + 1)]
 
 
 def _short(symbols: str) -> str:

@@ -80,7 +80,8 @@ def fitting(game: Game, history: list[Pair]) -> list[str]:
     """The codes that give every answer of `history`, in code order."""
     codes = list(game.codes)
     for guess, answer in history:
-        codes = [code for code in codes if game.score(guess, code) == answer]
+        score = game.scorer(guess)
+        codes = [code for code in codes if score(code) == answer]
     return codes
 
 

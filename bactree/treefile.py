@@ -326,8 +326,9 @@ def replay_tree(game: Game, root: Node, name: str = "tree", secrets: Sequence[st
         if not isinstance(children, dict):
             raise TreeFormatError(f"{name}: node at {where}: 'next' is not an object")
         parts: dict[Answer, list[str]] = {}
+        score = game.scorer(guess)
         for secret in reaching:
-            answer = game.score(guess, secret)
+            answer = score(secret)
             if answer == solved:
                 histogram[depth] = histogram.get(depth, 0) + 1
                 total += depth

@@ -306,8 +306,9 @@ def conflicting_answers(game: Game, history: Sequence[Pair], guess: str, answer:
 
     def fitting(g: str, a: Answer) -> int:
         bits = 0
+        score = game.scorer(g)
         for i, code in enumerate(game.codes):
-            if game.score(g, code) == a:
+            if score(code) == a:
                 bits |= 1 << i
         return bits
 

@@ -34,7 +34,8 @@ class Position:
 
     def after(self, guess: str, answer: Answer) -> Position:
         """The position once `guess` got `answer` (assumed possible here)."""
-        left = tuple(s for s in self.secrets if self.game.score(guess, s) == answer)
+        score = self.game.scorer(guess)
+        left = tuple(s for s in self.secrets if score(s) == answer)
         return Position(self.game, (*self.pairs, (guess, answer)), left)
 
 
@@ -75,7 +76,8 @@ def read_history(game: Game, entries: Iterable[str | tuple[str, Answer | str]], 
             guess, answer = read_entry(game, entry)
         except (InvalidHistoryError, InvalidCodeError, InvalidAnswerError) as err:
             raise InvalidHistoryError(f"{where}: {err}") from None
-        left = [s for s in secrets if game.score(guess, s) == answer]
+        score = game.scorer(guess)
+        left = [s for s in secrets if score(s) == answer]
         if not left:
             err = inconsistent_answer(game, pairs, guess, answer)
             raise InvalidHistoryError(f"{where}: {err}")
