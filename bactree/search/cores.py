@@ -1,4 +1,4 @@
-"""Sets of secrets that no guess separates, kept as minimal cores for every three-left search of one solver.
+"""Stores of unsolvable sets found by a solver: cores that no guess separates, and sets three guesses do not solve.
 
 With two guesses left a set is solved only by a guess that gives each of
 its secrets its own answer (a separator). A set with no separator holds a
