@@ -12,8 +12,8 @@ import math
 import operator
 import re
 from dataclasses import dataclass
+from collections.abc import Callable
 from functools import cached_property
-from typing import Callable
 
 
 class BactreeError(ValueError):

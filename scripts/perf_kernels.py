@@ -98,7 +98,7 @@ def readable(symbol: str) -> str:
 def jit_map_lines() -> list[str]:
     """perf map lines (`START SIZE NAME`, hex) for every function of every overload of bactree's kernels loaded since
     `keep_objects` (others, their object code dropped, are left out)."""
-    lines, seen = [], set()
+    lines, seen, any_library = [], set(), None
     for module in list(sys.modules.values()):
         if not getattr(module, "__name__", "").startswith("bactree"):
             continue
@@ -111,6 +111,7 @@ def jit_map_lines() -> list[str]:
                 if image is None or id(library) in seen:
                     continue
                 seen.add(id(library))
+                any_library = library
                 entry = result.fndesc.llvm_func_name
                 functions = elf_functions(image)
                 placed = {name: (section, offset) for name, section, offset, _ in functions}
@@ -121,8 +122,8 @@ def jit_map_lines() -> list[str]:
                 lines += [
                     f"{base + at:x} {size:x} {readable(name)}" for name, where, at, size in functions if where == section
                 ]
-    if seen:  # any kernel's library resolves the runtime's symbols
-        lines += [f"{library.get_pointer_to_function(name):x} {size:x} {name}" for name, size in REFCOUNTS]
+    if any_library is not None:  # any kernel's library resolves the runtime's symbols
+        lines += [f"{any_library.get_pointer_to_function(name):x} {size:x} {name}" for name, size in REFCOUNTS]
     return lines
 
 
