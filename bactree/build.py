@@ -70,6 +70,7 @@ def build(
     first_guess: str | None = None,
     refutations: Path | None = None,
     deeper_calls: int | None = None,
+    exact_from: Path | None = None,
 ) -> BuildResult:
     """Compile a provably optimal tree.
 
@@ -112,6 +113,12 @@ def build(
     exhaustive search starts from what it holds and saves what it refutes
     back to it as it goes and when it ends, so a build stopped by its budget
     or a signal resumes its refutations. It never changes a proven result.
+
+    `exact_from` names the resume file of an exact expected build of the
+    same game (run for hours, unfinished): a budgeted expected build takes
+    its finished parts, and the trees of the second guesses it has valued,
+    wherever they cost less than its own (`subproblems._bettered`); every
+    one is replayed first, and a file of another build is refused.
     """
     game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
@@ -138,6 +145,10 @@ def build(
             raise BactreeError(f"--deeper-calls must be at least 0, got {deeper_calls}")
         if objective != "expected" or budget is None:
             raise BactreeError("--deeper-calls is for budgeted expected builds: add -O expected --budget SETS")
+    if exact_from is not None and (objective != "expected" or budget is None or first_guess == EVERY_FIRST_GUESS):
+        raise BactreeError("--exact-from is for budgeted expected builds of one first guess: add -O expected --budget SETS")
+    if exact_from is not None and checkpoint is not None and exact_from.resolve() == checkpoint.resolve():
+        raise BactreeError(f"--exact-from names this build's own resume file {checkpoint}: give the exact build's")
     if refutations is not None and objective != "worst-case":
         raise BactreeError("--refutations is for -O worst-case: it holds sets refuted within some number of guesses")
     make_executor(executor, workers, address)  # bad executor options fail before any search
@@ -151,14 +162,14 @@ def build(
             say(f"refutations: {loaded} set(s) loaded from {refutations}; saved there as the search goes")
         return _built(game, solver, objective, tie_break, keys, max_guesses, progress, budget, workers, checkpoint,
                       resume, executor, address, hard, greedy, first_guess,
-                      DEEPER_CALLS if deeper_calls is None else deeper_calls, start)
+                      DEEPER_CALLS if deeper_calls is None else deeper_calls, start, exact_from)
 
 
 def _built(
     game: Game, solver: Solver, objective: str, tie_break: str, keys: tuple[str, ...], max_guesses: int | None,
     progress: Progress | None, budget: int | None, workers: int | None, checkpoint: Path | None, resume: bool,
     executor: str, address: str | None, hard: bool, greedy: str, first_guess: str | None, deeper_calls: int,
-    start: float,
+    start: float, exact_from: Path | None = None,
 ) -> BuildResult:
     """`build` once its options are checked, with `solver` made (and its refutations loaded)."""
     say = progress or (lambda message: None)
@@ -205,7 +216,7 @@ def _built(
     elif first is not None:
         root, cost, lower, searched = solve_by_first_answer(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
-            executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls,
+            executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls, exact=exact_from,
         )
         if others < INFINITE:
             say(f"trees that start with {game.codes[first]} cost at least {lower}; any other, at least {others}")

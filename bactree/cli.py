@@ -382,6 +382,7 @@ def build(
     greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
     first: Annotated[Optional[str], typer.Option("--first", help="With -O expected --budget: the first guess (default: forced by symmetry, else the --greedy rule's); all: every first guess's class that could give a better tree, the best kept (each class saves its parts to OUTPUT.CODE.resume).")] = None,
     deeper_calls: Annotated[Optional[int], typer.Option("--deeper-calls", help="With -O expected --budget: at most this many parts per set past the budget are bounded two guesses deep for the lower bound (default 100); more raises the bound for more time, and may change the tree.", show_default=False)] = None,
+    exact_from: Annotated[Optional[Path], typer.Option("--exact-from", help="With -O expected --budget: the resume file of an exact build of this game (-O expected, no budget, unfinished): its finished parts, and its second guesses valued so far, stand in for this build's trees where they cost less (each replayed first).", show_default=False)] = None,
     refutations: Annotated[Optional[Path], typer.Option("--refutations", help="Worst-case: a file of refuted sets that the exhaustive search starts from (if it exists) and saves to every 5 minutes and at the end, even when stopped: a long search resumes instead of starting again.")] = None,
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
@@ -427,6 +428,7 @@ def build(
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
             budget, workers, checkpoint, resume, executor, address, hard, greedy, first, refutations, deeper_calls,
+            exact_from,
         )
         raise_if_signalled()
         write_atomic(output, dumps(result.document))

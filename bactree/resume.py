@@ -173,6 +173,25 @@ def _read_branches(
     return branches
 
 
+def read_exact_build(path: Path, header: dict[str, Any], parts: dict[str, list[str]], game: Game, depth: int) -> Resumed:
+    """What an exact build of the same game and first guess saved in its resume file `path`, checked as `read_resume`
+    checks a build's own: its finished parts (each optimal) and its second guesses valued so far.
+
+    `header` is the budgeted build's own; the file's must be the same but
+    for the budget (none), the deeper calls (a budgeted search's only) and
+    the greedy rule, which sets where an exact search starts, never what it
+    proves: the file's own is taken.
+    """
+    exact = {key: value for key, value in header.items() if key != "deeper_calls"} | {"budget": None}
+    try:
+        greedy = orjson.loads(path.read_bytes())["header"]["greedy"]
+    except (OSError, orjson.JSONDecodeError, TypeError, KeyError):
+        greedy = None  # `read_resume` says what is wrong with the file
+    if isinstance(greedy, str):
+        exact["greedy"] = greedy
+    return read_resume(path, exact, parts, game, depth)
+
+
 @dataclass
 class FoundPart:
     """One part's tree within `depth` guesses, as the tree finder left it (None: none found)."""

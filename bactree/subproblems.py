@@ -47,7 +47,7 @@ from .part_tasks import (
     _solve_pieces,
 )
 from .search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver, memo_store
-from .resume import FoundPart, PartResult, SavedBranch, read_found, read_resume
+from .resume import FoundPart, PartResult, Resumed, SavedBranch, read_exact_build, read_found, read_resume
 from .treefile import Node, node, write_atomic
 
 Progress = Callable[[str], None]
@@ -92,6 +92,7 @@ def solve_by_first_answer(
     address: str | None = None,
     greedy: str = "bound",
     deeper_calls: int = DEEPER_CALLS,
+    exact: Path | None = None,
 ) -> tuple[Node, int, int, int]:
     """(tree, total, proven lower bound, sets searched) for the whole game, first guess fixed.
 
@@ -102,6 +103,9 @@ def solve_by_first_answer(
     on the `executor`: "local" processes, or "ray" (a Ray started here, or the
     cluster at `address`); the tree is the same. `greedy`: the rule of the
     greedy trees (`CostSearch.greedy`); `deeper_calls`: `bactree.search.refine`'s.
+    `exact`: the resume file of an exact build of the same game, whose
+    finished parts and valued second guesses stand in for this build's
+    trees where they cost less (`_bettered`).
     """
     say = progress or (lambda message: None)
     game = solver.game
@@ -113,8 +117,9 @@ def solve_by_first_answer(
         header["deeper_calls"] = deeper_calls
     done: dict[str, PartResult] = {}
     branches: dict[str, list[SavedBranch]] = {}  # second guesses of the large parts not done yet
+    secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
+    known = None if exact is None else read_exact_build(exact, header, secrets, game, depth - 1)
     if resume is not None and resume.exists() and not fresh:
-        secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
         resumed = read_resume(resume, header, secrets, game, depth - 1)
         done, branches = resumed.parts, resumed.branches
         waiting = sum(map(len, branches.values()))
@@ -184,11 +189,36 @@ def solve_by_first_answer(
                              replayed, branch_done)
             _say_nodes(say, pool)
     results = [done[a] for a in answers]
+    if known is not None:
+        results = [_bettered(result, known, say) for result in results]
     size = len(solver.all_guesses)
     total = size + sum(r.cost for r in results)
     lower = size + sum(r.lower_bound for r in results)
     children = {solver.answer_to(first, part): r.tree for part, r in zip(parts, results)}
     return node(game.codes[first], children), total, lower, sum(r.sets for r in results)
+
+
+def _bettered(result: PartResult, exact: Resumed, say: Progress) -> PartResult:
+    """`result`, or what an exact build has of its part where that costs less: the part itself, once finished (its
+    optimum, so its lower bound too), else its least second guess valued so far (ties to the lowest code; a
+    better tree, with `result`'s lower bound)."""
+    part = exact.parts.get(result.answer)
+    if part is not None and part.optimal:
+        if part.cost < result.cost or part.lower_bound > result.lower_bound:
+            say(f"{result.answer}: the exact build's optimal total {part.cost} stands for this build's {result.cost}")
+            return PartResult(result.answer, result.size, part.cost, part.cost, True, part.tree, result.seconds,
+                              result.sets)
+        return result
+    valued = [(branch.value, branch.guess, branch.tree) for branch in exact.branches.get(result.answer, [])
+              if branch.tree is not None]
+    if not valued:
+        return result
+    value, guess, tree = min(valued, key=lambda v: (v[0], v[1]))
+    if value >= result.cost:
+        return result
+    say(f"{result.answer}: the exact build's tree after {guess}, total {value}, stands for this build's {result.cost}")
+    return PartResult(result.answer, result.size, value, result.lower_bound, value == result.lower_bound, tree,
+                      result.seconds, result.sets)
 
 
 def _run_subproblems(

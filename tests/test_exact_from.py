@@ -1,0 +1,109 @@
+"""`build --exact-from`: a budgeted build takes what an exact build of the same game has finished, where it is better."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from bactree.build import build
+from bactree.cli import app
+from bactree.game import BactreeError, Game
+from bactree.treefile import replay_tree
+
+GAME = Game(3, "01234567", False)  # 336 codes: with no budget beyond the greedy trees, 1455 guesses against 1449
+OPTIONS = ["-n", "3", "--symbols", "01234567", "-O", "expected", "--budget", "0", "-j", "1", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def exact(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str, Any]]:
+    """(the least total, the resume file an exact build leaves, every part finished)."""
+    path = tmp_path_factory.mktemp("exact") / "exact.json.resume"
+    result = build(GAME, "expected", workers=1, checkpoint=path)
+    assert result.document["optimal"]
+    return result.cost, orjson.loads(path.read_bytes())
+
+
+def unfinished(saved: dict[str, Any]) -> dict[str, Any]:
+    """`saved` as if each part had one second guess valued, its own optimal one, and no part finished."""
+    branches = [
+        {"answer": part["answer"], "guess": part["tree"]["guess"], "bound": part["cost"] + 1, "value": part["cost"],
+         "tree": part["tree"], "seconds": 0.0, "sets": 0}
+        for part in saved["parts"]
+        if "next" in part["tree"]  # a part of one secret is no second guess's
+    ]
+    return {"header": saved["header"], "parts": [p for p in saved["parts"] if "next" not in p["tree"]], "branches": branches}
+
+
+def budgeted(path: Path | None) -> dict[str, Any]:
+    return build(GAME, "expected", budget=0, workers=1, exact_from=path).document
+
+
+def test_finished_parts_make_the_budgeted_tree_optimal(tmp_path: Path, exact: tuple[int, dict[str, Any]]) -> None:
+    least, saved = exact
+    alone = budgeted(None)
+    assert alone["stats"]["total_guesses"] > least and not alone["optimal"]  # else this test shows nothing
+    path = tmp_path / "exact.json.resume"
+    path.write_bytes(orjson.dumps(saved))
+    doc = budgeted(path)
+    assert doc["stats"]["total_guesses"] == least and doc["optimal"] and "lower_bound" not in doc["stats"]
+    assert replay_tree(GAME, doc["root"]).total_guesses == least
+
+
+def test_valued_second_guesses_better_the_tree_not_the_bound(tmp_path: Path, exact: tuple[int, dict[str, Any]]) -> None:
+    least, saved = exact
+    alone = budgeted(None)
+    path = tmp_path / "exact.json.resume"
+    saved = unfinished(saved)
+    path.write_bytes(orjson.dumps(saved))
+    doc = budgeted(path)
+    assert doc["stats"]["total_guesses"] == least < alone["stats"]["total_guesses"]
+    assert doc["optimal"] == (least == alone["stats"]["lower_bound"])
+    assert doc["stats"].get("lower_bound", least) == alone["stats"]["lower_bound"]
+
+
+def test_a_worse_exact_result_is_not_taken(tmp_path: Path, exact: tuple[int, dict[str, Any]]) -> None:
+    """Second guesses valued above what the budgeted build found leave its tree as it was, byte for byte."""
+    _, saved = exact
+    alone = budgeted(None)
+    ours = {str(a): child for a, child in alone["root"]["next"].items()}
+    saved = unfinished(saved)
+    worse = []
+    for branch in saved["branches"]:
+        part = [code for code in GAME.codes if str(GAME.score(alone["root"]["guess"], code)) == branch["answer"]]
+        mine = replay_tree(GAME, ours[branch["answer"]], secrets=part).total_guesses
+        if branch["value"] >= mine:
+            worse.append(branch)
+    assert worse and len(worse) < len(saved["branches"])  # some parts the budget already solved as well
+    path = tmp_path / "exact.json.resume"
+    path.write_bytes(orjson.dumps({**saved, "branches": worse}))
+    assert budgeted(path) == alone
+
+
+def test_another_builds_file_or_a_false_value_is_refused(tmp_path: Path, exact: tuple[int, dict[str, Any]]) -> None:
+    _, saved = exact
+    path = tmp_path / "exact.json.resume"
+    path.write_bytes(orjson.dumps({**saved, "header": {**saved["header"], "budget": 10}}))
+    with pytest.raises(BactreeError, match="made by a different build"):
+        budgeted(path)
+    lying = unfinished(saved)
+    lying["branches"][0]["value"] -= 1
+    lying["branches"][0]["bound"] -= 1
+    path.write_bytes(orjson.dumps(lying))
+    with pytest.raises(BactreeError, match="does not give the total"):
+        budgeted(path)
+
+
+def test_the_command_says_where_the_option_belongs(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "out.json"
+    missing = runner.invoke(app, ["build", *OPTIONS, "-o", str(out), "--exact-from", str(tmp_path / "none.resume")])
+    assert missing.exit_code != 0 and "cannot read" in missing.output and "Traceback" not in missing.output
+    worst = runner.invoke(app, ["build", "-n", "3", "--symbols", "012345", "-o", str(out), "--exact-from", "x.resume"])
+    assert worst.exit_code != 0 and "--exact-from is for budgeted expected builds" in worst.output
+    own = runner.invoke(app, ["build", *OPTIONS, "-o", str(out), "--exact-from", str(out) + ".resume"])
+    assert own.exit_code != 0 and "this build's own resume file" in own.output
+    assert not out.exists()
