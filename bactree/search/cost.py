@@ -40,8 +40,11 @@ if TYPE_CHECKING:
 
 INFINITE = _cost_kernels.INFINITE
 
-# Sets at least this large are searched over canonical guesses only (symmetry).
-SYMMETRY_MIN_SET = 24
+# Sets at least this large are searched over canonical guesses only (symmetry). Below the kernel's sets this counts
+# where a set is searched here whole (a small part of the first guess, `kernel=False`): in-process expected builds on
+# one core, 2026-11-28, 24 -> 16: 3 of 10 0.080 -> 0.066 s, 4 of 9 0.613 -> 0.567, Mastermind 4x6 and 4x7 and 4 of 10
+# within the noise; 4 to 16 alike on 3 of 10.
+SYMMETRY_MIN_SET = 16
 # Sets at least this large are also searched over one guess per orbit of their own symmetries; below it,
 # listing a set's maps and filtering its guesses cost more than the guesses they save (in-process expected
 # builds on one core, 2026-11-27: 4 of 10 20.8 -> 19.4 s CPU, 4 of 9 2.59 -> 2.46, Mastermind 4x7 2.64 -> 2.55).
