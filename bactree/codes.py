@@ -85,6 +85,14 @@ UNGROUPED = (
 )
 
 
+def forget_tables() -> None:
+    """Drop the tables kept per game (`answer_table`, the groups of `grouped_answers`): a benchmark that warmed the
+    kernels up on a game then times a build that makes its own, as a fresh process would."""
+    answer_table.cache_clear()
+    _multiset_of.cache_clear()
+    _grouped.clear()
+
+
 @lru_cache(maxsize=4)
 def _multiset_of(game: Game) -> np.ndarray:
     """Each code's multiset of symbols, numbered in order (the groups of `regroup_answers`)."""

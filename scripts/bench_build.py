@@ -10,7 +10,7 @@ figure for a build should be compared with. The first build is of the same
 game when it has at most `SAME_GAME_WARM_UP` codes, so that every kernel
 the search calls is loaded in each of its specialisations (a build of 4 of
 0-6 left Mastermind 4x6's `_lookahead`, about 10-20 ms, to the search),
-then the process's tables (`bactree.codes`'s caches) are dropped so that
+then the process's tables are dropped (`bactree.codes.forget_tables`) so that
 (2) builds its own; larger games warm up on 4 of 0-6 (same objective),
 their loads a small share of their search. It reports both times, the whole wall time of the process and
 its peak resident memory (and its largest worker's, if the build used
@@ -44,7 +44,7 @@ max_guesses = None if sys.argv[5] == "-" else int(sys.argv[5])
 from bactree import codes
 warm = game if game.num_codes <= int(sys.argv[6]) else Game(4, "0123456", False)
 build(warm, objective, tie_break, max_guesses)  # loads the kernels the search uses
-codes.answer_table.cache_clear(), codes._multiset_of.cache_clear(), codes._grouped.clear()  # the build makes its own
+codes.forget_tables()  # the timed build makes its own
 t1, c1 = time.perf_counter(), cpu()
 result = build(game, objective, tie_break, max_guesses)
 t2, c2 = time.perf_counter(), cpu()
