@@ -74,7 +74,7 @@ REBUILDS: tuple[Rebuild, ...] = (
     Rebuild(
         "bulls-cows-5x10-expected.json",
         "-n 5 -O expected --budget 30 --greedy entropy --exact-from runs/bulls-cows-5x10-expected-exact.json.resume",
-        False, "31 min on 2 workers (42 min CPU), 2.7 GB",
+        False, "30 min on 2 workers (41 min CPU), 2.7 GB",
     ),
     Rebuild(
         "mastermind-5x8-expected.json",
