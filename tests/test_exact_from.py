@@ -107,3 +107,34 @@ def test_the_command_says_where_the_option_belongs(tmp_path: Path) -> None:
     own = runner.invoke(app, ["build", *OPTIONS, "-o", str(out), "--exact-from", str(out) + ".resume"])
     assert own.exit_code != 0 and "this build's own resume file" in own.output
     assert not out.exists()
+
+
+def test_a_tie_keeps_the_budgeted_tree(tmp_path: Path, exact: tuple[int, dict[str, Any]]) -> None:
+    """A second guess valued at what the budgeted part costs is not taken: the file stays as the budget made it.
+
+    The tie is the budgeted subtree of a part with symbols 3 and 4 swapped:
+    the first guess 012 does not tell them apart, so it solves the same part
+    at the same total, with other guesses.
+    """
+    _, saved = exact
+    alone = budgeted(None)
+    swap = str.maketrans("34", "43")
+
+    def swapped(tree: dict[str, Any]) -> dict[str, Any]:
+        children = tree.get("next")
+        if not children:
+            return {"guess": tree["guess"].translate(swap)}
+        return {"guess": tree["guess"].translate(swap), "next": {key: swapped(child) for key, child in children.items()}}
+
+    ties = []
+    for answer, child in alone["root"]["next"].items():
+        part = [code for code in GAME.codes if str(GAME.score(alone["root"]["guess"], code)) == answer]
+        image = swapped(child)
+        if "next" in child and image != child:
+            total = replay_tree(GAME, image, secrets=part).total_guesses
+            ties.append({"answer": answer, "guess": image["guess"], "bound": total + 1, "value": total, "tree": image,
+                         "seconds": 0.0, "sets": 0})
+    assert ties
+    path = tmp_path / "exact.json.resume"
+    path.write_bytes(orjson.dumps({"header": saved["header"], "parts": [], "branches": ties}))
+    assert budgeted(path) == alone
