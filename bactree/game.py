@@ -11,8 +11,8 @@ import itertools
 import math
 import operator
 import re
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cached_property
 
 

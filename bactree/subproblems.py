@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -206,19 +207,17 @@ def _bettered(result: PartResult, exact: Resumed, say: Progress) -> PartResult:
     if part is not None and part.optimal:
         if part.cost < result.cost or part.lower_bound > result.lower_bound:
             say(f"{result.answer}: the exact build's optimal total {part.cost} stands for this build's {result.cost}")
-            return PartResult(result.answer, result.size, part.cost, part.cost, True, part.tree, result.seconds,
-                              result.sets)
+            return replace(result, cost=part.cost, lower_bound=part.cost, optimal=True, tree=part.tree)
         return result
     valued = [(branch.value, branch.guess, branch.tree) for branch in exact.branches.get(result.answer, [])
               if branch.tree is not None]
     if not valued:
         return result
-    value, guess, tree = min(valued, key=lambda v: (v[0], v[1]))
+    value, guess, tree = min(valued, key=lambda v: v[:2])  # a part's second guesses are each saved once
     if value >= result.cost:
         return result
     say(f"{result.answer}: the exact build's tree after {guess}, total {value}, stands for this build's {result.cost}")
-    return PartResult(result.answer, result.size, value, result.lower_bound, value == result.lower_bound, tree,
-                      result.seconds, result.sets)
+    return replace(result, cost=value, optimal=value == result.lower_bound, tree=tree)
 
 
 def _run_subproblems(

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import BactreeError, Game
-from bactree.treefile import replay_tree
+from bactree.treefile import renamed, replay_tree
 
 GAME = Game(3, "01234567", False)  # 336 codes: with no budget beyond the greedy trees, 1455 guesses against 1449
 OPTIONS = ["-n", "3", "--symbols", "01234567", "-O", "expected", "--budget", "0", "-j", "1", "--quiet"]
@@ -36,6 +36,11 @@ def unfinished(saved: dict[str, Any]) -> dict[str, Any]:
         if "next" in part["tree"]  # a part of one secret is no second guess's
     ]
     return {"header": saved["header"], "parts": [p for p in saved["parts"] if "next" not in p["tree"]], "branches": branches}
+
+
+def part_of(doc: dict[str, Any], answer: str) -> list[str]:
+    """The secrets that give `answer` to `doc`'s first guess."""
+    return [code for code in GAME.codes if str(GAME.score(doc["root"]["guess"], code)) == answer]
 
 
 def budgeted(path: Path | None) -> dict[str, Any]:
@@ -73,8 +78,7 @@ def test_a_worse_exact_result_is_not_taken(tmp_path: Path, exact: tuple[int, dic
     saved = unfinished(saved)
     worse = []
     for branch in saved["branches"]:
-        part = [code for code in GAME.codes if str(GAME.score(alone["root"]["guess"], code)) == branch["answer"]]
-        mine = replay_tree(GAME, ours[branch["answer"]], secrets=part).total_guesses
+        mine = replay_tree(GAME, ours[branch["answer"]], secrets=part_of(alone, branch["answer"])).total_guesses
         if branch["value"] >= mine:
             worse.append(branch)
     assert worse and len(worse) < len(saved["branches"])  # some parts the budget already solved as well
@@ -118,20 +122,11 @@ def test_a_tie_keeps_the_budgeted_tree(tmp_path: Path, exact: tuple[int, dict[st
     """
     _, saved = exact
     alone = budgeted(None)
-    swap = str.maketrans("34", "43")
-
-    def swapped(tree: dict[str, Any]) -> dict[str, Any]:
-        children = tree.get("next")
-        if not children:
-            return {"guess": tree["guess"].translate(swap)}
-        return {"guess": tree["guess"].translate(swap), "next": {key: swapped(child) for key, child in children.items()}}
-
     ties = []
     for answer, child in alone["root"]["next"].items():
-        part = [code for code in GAME.codes if str(GAME.score(alone["root"]["guess"], code)) == answer]
-        image = swapped(child)
+        image = renamed({**alone, "root": child}, "01243567")["root"]
         if "next" in child and image != child:
-            total = replay_tree(GAME, image, secrets=part).total_guesses
+            total = replay_tree(GAME, image, secrets=part_of(alone, answer)).total_guesses
             ties.append({"answer": answer, "guess": image["guess"], "bound": total + 1, "value": total, "tree": image,
                          "seconds": 0.0, "sets": 0})
     assert ties
