@@ -49,8 +49,17 @@ def _install_solver(game: Game, table: np.ndarray, hard: bool, memo: Path | None
 def _worker_report(tag: str) -> Progress:
     """A worker's progress: lines to its stderr, tagged with the task's part and ending with the worker's CPU time so
     far (workers write there directly; the search writes a line at most every few seconds, so the lines alone do not
-    time anything)."""
-    return lambda message: print(f"  [{tag}] {message} ({time.process_time():.0f}s of CPU)", file=sys.stderr, flush=True)
+    time anything).
+
+    Each line goes out in one write, its newline included: stderr writes through, so `print` would make two, and a
+    worker killed between them (the out-of-memory killer) would leave the parent's last line glued to its own.
+    """
+
+    def report(message: str) -> None:
+        sys.stderr.write(f"  [{tag}] {message} ({time.process_time():.0f}s of CPU)\n")
+        sys.stderr.flush()
+
+    return report
 
 
 def _solve_part(

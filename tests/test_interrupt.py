@@ -23,6 +23,7 @@ import pytest
 
 from bactree.build import build
 from bactree.game import Game
+from bactree.part_tasks import _worker_report
 from bactree.treefile import dumps
 
 GAME_3X10 = Game(3, "0123456789", False)  # first guess forced: 8 subproblems, about 4 s on 2 cores
@@ -180,6 +181,24 @@ except typer.Exit as stop:
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert (result.returncode, result.stderr) == (130, "Interrupted.\n")
+
+
+def test_a_workers_progress_line_goes_out_in_one_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """stderr writes through, so a line written in two parts could lose its newline to a worker killed between them."""
+    writes: list[str] = []
+
+    class Recorder:
+        def write(self, text: str) -> int:
+            writes.append(text)
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr(sys, "stderr", Recorder())
+    _worker_report("012 1B1C")("greedy tree: total 153")
+    assert len(writes) == 1 and writes[0].startswith("  [012 1B1C] greedy tree: total 153 (") and writes[0].endswith(
+        "s of CPU)\n"), writes
 
 
 @pytest.mark.timeout(300)  # the pool of issue 34 replaced the dead worker and waited for its task forever
