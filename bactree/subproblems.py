@@ -244,7 +244,11 @@ def _run_subproblems(
     """
     say = progress or (lambda message: None)
     game = solver.game
-    large = [(part, answer) for part, answer in todo if budget is None and count > 1 and len(part) >= BRANCH_MIN_SECRETS]
+    # Smallest first: in the largest games a large part runs for days, and each part finished is proven (and saved).
+    large = sorted(
+        ((part, answer) for part, answer in todo if budget is None and count > 1 and len(part) >= BRANCH_MIN_SECRETS),
+        key=lambda item: len(item[0]),
+    )
     # Each large part's greedy tree is a task; its second guesses start once its total is known.
     awaiting = deque((pool.share(part), part, answer) for part, answer in large)
     shared = {answer: (handle, part) for handle, part, answer in awaiting}
@@ -260,8 +264,12 @@ def _run_subproblems(
     )
 
     def start_next() -> bool:
-        """Start a task: greedy trees of large parts, then the parts of a second guess split so, then other second
-        guesses, then whole parts; False if none can start.
+        """Start a task: greedy trees of large parts, then the parts of a second guess split so, then whole parts
+        (largest first), then other second guesses (smallest part first); False if none can start.
+
+        Whole parts take seconds to minutes where a large part's second
+        guesses may take days (5 of 10), so they go first: a long build's
+        resume file gains its finished parts, each proven, soonest.
 
         A second guess is split into its parts, one task each, when the
         others wait for it (the part's first) and when it is the last task
@@ -276,12 +284,15 @@ def _run_subproblems(
             state, guess, group = pieces.popleft()
             pool.submit(_solve_pieces, game, first, state.part, depth - 1, guess, group, state.answer, progress is not None)
             return True
+        if whole:
+            pool.submit(_solve_part, *whole.popleft())
+            return True
         for state in branched:
             task = state.next_task()
             if task is not None:
                 guess, bound = task
                 if state.best_guess < 0 or (  # the guess the others wait for, or the last: every worker takes parts
-                    count > 1 and not whole and all(other.guesses_left() == 0 for other in branched)
+                    count > 1 and all(other.guesses_left() == 0 for other in branched)
                 ):
                     split = GuessPieces.split(search, state.answer, shared[state.answer][1], depth - 1, guess, bound)
                     splits[state.answer] = split
@@ -291,9 +302,6 @@ def _run_subproblems(
                     _solve_branch, game, first, state.part, depth - 1, guess, bound, state.answer, progress is not None
                 )
                 return True
-        if whole:
-            pool.submit(_solve_part, *whole.popleft())
-            return True
         return False
 
     def branch(result: GreedyResult) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 from typing import Any, Callable
 
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 from bactree import branching, part_tasks, subproblems
 from bactree.build import build
 from bactree.cli import app
+from bactree.executors import Executor
 from bactree.game import Game
 from bactree.resume import ResumeFileError
 from bactree.search import TOTAL_GUESSES, CostSearch, Solver
@@ -244,3 +246,41 @@ def test_a_resumed_builds_last_second_guess_is_shared_by_the_workers(tmp_path, m
     messages: list[str] = []
     assert resumed_split(path, monkeypatch, messages) == tree
     assert any(f" {answer} then " in message and ", its " in message for message in messages)
+
+
+
+class InOrder(Executor):
+    """Two workers in name, run here: each task as it is submitted, its result handed back in that order (so the
+    order tasks start in is the scheduler's alone, not the machine's)."""
+
+    def __init__(self) -> None:
+        self.results: deque[Any] = deque()
+        self.started: list[tuple[str, str]] = []  # (task, the part's answer)
+
+    def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:
+        initializer(*init_args)
+        return 2
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> None:
+        self.started.append((function.__name__, next(a for a in reversed(args) if isinstance(a, str) and a.endswith("C"))))
+        self.results.append(function(*args))
+
+    def next_result(self) -> Any:
+        return self.results.popleft()
+
+
+def test_a_split_build_runs_whole_parts_first_then_large_parts_smallest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long build's resume file gains finished parts soonest: every whole part starts before any second guess, and
+    the large parts' second guesses go smallest part first (5 of 10's largest part runs for days)."""
+    pool = InOrder()
+    monkeypatch.setattr(subproblems, "BRANCH_MIN_SECRETS", 30)  # SPLIT_GAME's parts of 72, 36 and 36 secrets
+    monkeypatch.setattr(subproblems, "make_executor", lambda *args, **kwargs: pool)
+    tree = dumps(build(SPLIT_GAME, "expected", workers=2).document)
+    monkeypatch.undo()
+    assert tree == dumps(build(SPLIT_GAME, "expected", workers=1).document)
+    kinds = [kind for kind, _ in pool.started]
+    whole = [i for i, kind in enumerate(kinds) if kind == "_solve_part"]
+    searched = [i for i, kind in enumerate(kinds) if kind in ("_solve_branch", "_solve_pieces")]
+    assert len(whole) == 5 and searched and max(whole) < min(searched), kinds
+    large = list(dict.fromkeys(answer for kind, answer in pool.started if kind in ("_solve_branch", "_solve_pieces")))
+    assert large == ["0B2C", "1B0C", "0B1C"], large  # 36, 36 (in answer order) and 72 secrets
