@@ -578,3 +578,28 @@ def test_bases_below_equal_the_counted_bases(game: Game, data: st.DataObject) ->
     least = min(sums[fits].tolist(), default=INFINITE)
     assert _base_kernels._least_base(solver.table, UNGROUPED, *args) == least
     assert _base_kernels._least_base_by_group(solver.table, regroup_answers(game, solver.table), *args) == least
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from([Game(4, "01234567", False), Game(5, "0123456", False)]), st.data())
+def test_least_base_on_large_sets_counts_the_rest_at_once_and_finds_the_least(game: Game, data: st.DataObject) -> None:
+    """On sets of `STREAM_MIN_SET` secrets or more `_least_base_below` counts every guess left after the first in
+    one pass: both ways in (`_least_base` on every code, by groups) still give the least of every guess's counted
+    bound (`_guess_bases`, tested against the brute force above)."""
+    search = search_for(game)
+    solver = search.solver
+    size = len(game.codes)
+    low = _base_kernels.STREAM_MIN_SET
+    subset = np.array(sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=low, max_size=low + 80, unique=True))))
+    pool = np.array(sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True))), np.int64)
+    depth = data.draw(st.integers(3, 6))
+    part_floor, floor_row = search.part_floor_at(depth - 1), search.floor_at(depth - 1)
+    cap = data.draw(st.sampled_from([int(solver.caps[depth - 1]), len(subset) // 4]))
+    sums, largest, hits = _partition_kernels._guess_bases(
+        solver.table, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of,
+    )
+    fits = (largest <= cap) & ((largest < len(subset)) | hits)
+    least = min(sums[fits].tolist(), default=INFINITE)
+    args = (subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, floor_row)
+    assert _base_kernels._least_base(solver.table, UNGROUPED, *args) == least
+    assert _base_kernels._least_base_by_group(solver.table, regroup_answers(game, solver.table), *args) == least

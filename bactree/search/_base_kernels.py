@@ -27,6 +27,12 @@ LEFT_OUT_LEVELS = 3
 # `_least_base` bounds groups of codes of one multiset of symbols first (`_least_base_by_group`) when its pool holds
 # at least this many codes per group: below it, the cheap bound of every code costs less than the groups' counts.
 GROUPED_POOL_PER_GROUP = 4
+# `_least_base_below` counts every guess left at once (`_guess_bases`, one streaming pass over the secrets' rows)
+# after the first on sets of at least this many secrets: each guess counted alone reads its own row of the table at
+# every secret, a cache miss each on large sets (on an exact 5 of 10 task's lookaheads of 100 to 300 secrets, 2.3
+# times slower in all, though the least found meanwhile leaves fewer guesses to count). Below it the least found
+# early saves more: the task's first sets took 26 s of CPU from 100 on, 28 from 40 or 70, 39 from 200 or never.
+STREAM_MIN_SET = 100
 # `_distinct_partitions` keeps the answers it reads for its exact comparisons up to this many bytes (secrets times
 # candidates): past it (large sets), it reads them again from the table.
 DEDUPE_ANSWERS_MAX = 1 << 24
@@ -165,7 +171,8 @@ def _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_
     its cheap one is below the least found so far, from the guess of least
     cheap bound on, then in the pool's order (sorting the cheap bounds
     costs more than it saves on a pool of every code); past a quarter of
-    the guesses, the rest are counted at once (`_guess_bases`).
+    the guesses, or past the first on sets of `STREAM_MIN_SET` secrets or
+    more, the rest are counted at once (`_guess_bases`).
     """
     s = subset.shape[0]
     num = pool.shape[0]
@@ -183,7 +190,7 @@ def _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_
     for j in range(num):
         if j == first or cheap[j] >= least:
             continue
-        if 4 * evaluated > num:
+        if 4 * evaluated > num or s >= STREAM_MIN_SET:
             rest = pool[j:][cheap[j:] < least]
             return min(least, _least_counted(table, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
         g = pool[j]
