@@ -583,8 +583,8 @@ def test_bases_below_equal_the_counted_bases(game: Game, data: st.DataObject) ->
 @settings(max_examples=15, deadline=None)
 @given(st.sampled_from([Game(4, "01234567", False), Game(5, "0123456", False)]), st.data())
 def test_least_base_on_large_sets_counts_the_rest_at_once_and_finds_the_least(game: Game, data: st.DataObject) -> None:
-    """On sets of `STREAM_MIN_SET` secrets or more `_least_base_below` counts every guess left after the first in
-    one pass: both ways in (`_least_base` on every code, by groups) still give the least of every guess's counted
+    """On sets of `STREAM_MIN_SET` secrets or more `_least_base_below` counts every guess in one pass, no cheap bound
+    first: both ways in (`_least_base` on every code, by groups) still give the least of every guess's counted
     bound (`_guess_bases`, tested against the brute force above)."""
     search = search_for(game)
     solver = search.solver

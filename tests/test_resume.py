@@ -248,7 +248,6 @@ def test_a_resumed_builds_last_second_guess_is_shared_by_the_workers(tmp_path, m
     assert any(f" {answer} then " in message and ", its " in message for message in messages)
 
 
-
 class InOrder(Executor):
     """Two workers in name, run here: each task as it is submitted, its result handed back in that order (so the
     order tasks start in is the scheduler's alone, not the machine's)."""

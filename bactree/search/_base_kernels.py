@@ -27,11 +27,12 @@ LEFT_OUT_LEVELS = 3
 # `_least_base` bounds groups of codes of one multiset of symbols first (`_least_base_by_group`) when its pool holds
 # at least this many codes per group: below it, the cheap bound of every code costs less than the groups' counts.
 GROUPED_POOL_PER_GROUP = 4
-# `_least_base_below` counts every guess left at once (`_guess_bases`, one streaming pass over the secrets' rows)
-# after the first on sets of at least this many secrets: each guess counted alone reads its own row of the table at
-# every secret, a cache miss each on large sets (on an exact 5 of 10 task's lookaheads of 100 to 300 secrets, 2.3
-# times slower in all, though the least found meanwhile leaves fewer guesses to count). Below it the least found
-# early saves more: the task's first sets took 26 s of CPU from 100 on, 28 from 40 or 70, 39 from 200 or never.
+# `_least_base_below` counts every guess at once on sets of at least this many secrets (`_guess_bases`, one streaming
+# pass over the secrets' rows), with no cheap bound first: there the cheap bounds let about three guesses in four
+# through, each then counted alone on its own row of the table, a cache miss at every secret. On an exact 5 of 10
+# task's first sets (0B1C then 15367) 39 s of CPU so, 26 with the rest streamed after the first guess, 21-24 with
+# every guess streamed (2026-11-28, session 32: docs/notes/search-speedups.md); from 60 about the same, from 150 or
+# 200 slower.
 STREAM_MIN_SET = 100
 # `_distinct_partitions` keeps the answers it reads for its exact comparisons up to this many bytes (secrets times
 # candidates): past it (large sets), it reads them again from the table.
@@ -171,13 +172,16 @@ def _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_
     its cheap one is below the least found so far, from the guess of least
     cheap bound on, then in the pool's order (sorting the cheap bounds
     costs more than it saves on a pool of every code); past a quarter of
-    the guesses, or past the first on sets of `STREAM_MIN_SET` secrets or
-    more, the rest are counted at once (`_guess_bases`).
+    the guesses, the rest are counted at once (`_guess_bases`). On sets of
+    `STREAM_MIN_SET` secrets or more every guess is counted at once, with
+    no cheap bound first.
     """
     s = subset.shape[0]
     num = pool.shape[0]
     if num == 0:
         return least
+    if s >= STREAM_MIN_SET:
+        return min(least, _least_counted(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap))
     cheap = _cheap_bases(table, subset, pool, solved, 0, floor_row, cap)
     first = np.argmin(cheap)
     if cheap[first] >= least:
@@ -190,7 +194,7 @@ def _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_
     for j in range(num):
         if j == first or cheap[j] >= least:
             continue
-        if 4 * evaluated > num or s >= STREAM_MIN_SET:
+        if 4 * evaluated > num:
             rest = pool[j:][cheap[j:] < least]
             return min(least, _least_counted(table, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
         g = pool[j]
