@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from pathlib import Path
 from typing import Any, Callable
 
@@ -13,7 +12,7 @@ from typer.testing import CliRunner
 from bactree import branching, part_tasks, subproblems
 from bactree.build import build
 from bactree.cli import app
-from bactree.executors import Executor
+from bactree.executors import LocalExecutor
 from bactree.game import Game
 from bactree.resume import ResumeFileError
 from bactree.search import TOTAL_GUESSES, CostSearch, Solver
@@ -248,24 +247,21 @@ def test_a_resumed_builds_last_second_guess_is_shared_by_the_workers(tmp_path, m
     assert any(f" {answer} then " in message and ", its " in message for message in messages)
 
 
-class InOrder(Executor):
-    """Two workers in name, run here: each task as it is submitted, its result handed back in that order (so the
-    order tasks start in is the scheduler's alone, not the machine's)."""
+class InOrder(LocalExecutor):
+    """Two workers in name, run here as one (`LocalExecutor`'s own way with one worker: each task as it is
+    submitted, results in that order), so the order tasks start in is the scheduler's alone, not the machine's."""
 
     def __init__(self) -> None:
-        self.results: deque[Any] = deque()
+        super().__init__(1)
         self.started: list[tuple[str, str]] = []  # (task, the part's answer)
 
     def start(self, initializer: Callable[..., None], init_args: tuple, at_most: int) -> int:
-        initializer(*init_args)
+        super().start(initializer, init_args, 1)
         return 2
 
     def submit(self, function: Callable[..., Any], *args: Any) -> None:
         self.started.append((function.__name__, next(a for a in reversed(args) if isinstance(a, str) and a.endswith("C"))))
-        self.results.append(function(*args))
-
-    def next_result(self) -> Any:
-        return self.results.popleft()
+        super().submit(function, *args)
 
 
 def test_a_split_build_runs_whole_parts_first_then_large_parts_smallest_first(monkeypatch: pytest.MonkeyPatch) -> None:
