@@ -13,7 +13,7 @@ from bactree import subproblems
 from bactree.build import build
 from bactree.cli import app
 from bactree.game import BactreeError, Game
-from bactree.search import TOTAL_GUESSES, CostSearch, Solver, cost, memo_store
+from bactree.search import TOTAL_GUESSES, CostSearch, Solver, _memo, cost, memo_store
 from bactree.treefile import dumps
 
 GAME = Game(3, "0123456", False)  # 210 codes: big enough for the Python-level search above the kernel's 30
@@ -246,3 +246,15 @@ def test_the_memo_cap_is_counted_after_each_guess_of_a_set_whose_parts_the_kerne
     assert search.solve(subset, solver.num_codes, history=(0,)) == value
     assert search.nodes_searched == 1
     assert search.kernel_lower is not first_kernel_memo
+
+
+def test_after_the_kernel_memo_is_forgotten_the_kernels_fill_the_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernels reach the memo tables through the search's context (`_context`): when the cap replaces the
+    kernel's table of bounds, the context must follow, or the kernels would fill a table the cap no longer counts."""
+    solver = Solver(Game(3, "01234567", False))
+    search = CostSearch(solver, TOTAL_GUESSES)
+    monkeypatch.setattr(cost, "MEMO_CAP_KERNEL_BOUNDS", -1)
+    search._cap_memo()  # a new, empty table of the kernel's bounds
+    monkeypatch.setattr(cost, "MEMO_CAP_KERNEL_BOUNDS", 10**9)
+    search.solve(solver.all_guesses, solver.num_codes)
+    assert _memo._memo_size(search.kernel_lower) > 0

@@ -353,3 +353,41 @@ def _kernel_pool(codes, subset, member):
             pool[num] = g
             num += 1
     return pool[:num]
+
+
+# Entry points from Python: the same kernels with the search's constant state read from its `Context` (`_context`),
+# one argument to unbox instead of about fifteen.
+
+
+@njit(cache=True)
+def _memo_bound_in(context, subset, depth):
+    """`_memo_bound` with the floors and memo tables of `context`."""
+    return _memo_bound(subset, depth, context.floor, context.exact, context.lower)
+
+
+@njit(cache=True)
+def _lookahead_in(context, subset, depth):
+    """`_lookahead` with the search's state read from `context`."""
+    c = context
+    return _lookahead(c.table, c.grouped, subset, depth, c.solved, c.caps, c.floor, c.level_fill, c.weights, c.hard, c.exact,
+                      c.lower)
+
+
+@njit(cache=True)
+def _open_guess_in(context, subset, guess, depth, room):
+    """`_open_guess` with the search's state read from `context`."""
+    c = context
+    return _open_guess(
+        c.table, c.grouped, subset, guess, depth, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,
+        c.lookahead, c.level_fill, c.weights, c.hard, c.exact, c.lower, c.kernel_max, room,
+    )
+
+
+@njit(cache=True)
+def _screen_guesses_in(context, subset, guesses, bases, start, depth, best, best_guess, fail_low):
+    """`_screen_guesses` with the search's state read from `context`."""
+    c = context
+    return _screen_guesses(
+        c.table, c.grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, c.solved, c.num_slots, c.caps,
+        c.floor, c.class_floor, c.orbit_of, c.lookahead, c.level_fill, c.weights, c.hard, c.exact, c.lower, c.kernel_max,
+    )

@@ -223,7 +223,8 @@ def _small_set(
 
     One entry point for both, so that a process loads one compiled library
     for them: each holds the whole branch and bound, about 20 ms of CPU to
-    load, a tenth of a small game's search.
+    load, a tenth of a small game's search. The search calls it through
+    `_small_set_in`, its arguments read from the search's context.
     """
     if value < 0:
         return _least_cost(
@@ -233,4 +234,15 @@ def _small_set(
     return _lowest_best_guess(
         table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard,
         exact, lower, given_pool,
+    )
+
+
+
+@njit(cache=True)
+def _small_set_in(context, subset, depth, bound, given_pool, value):
+    """`_small_set` with the search's state read from `context` (`_context`): one argument to unbox for fifteen."""
+    c = context
+    return _small_set(
+        c.table, c.grouped, c.codes, subset, depth, bound, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,
+        c.weights, c.hard, c.exact, c.lower, given_pool, value,
     )

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..treefile import Node, node
-from . import _base_kernels, _cost_kernels, _height_kernels, _memo, _small_set_kernels, deep
+from . import _base_kernels, _context, _cost_kernels, _height_kernels, _memo, _small_set_kernels, deep
 from .cost_model import Cost, class_cost_floors, cost_floors, level_fills
 from .greedy_trees import GREEDY_RULES
 from .height import Progress, Solver
@@ -138,6 +138,7 @@ class CostSearch:
         self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
         self.kernel_exact = _memo._new_memo()
         self.kernel_lower = _memo._new_memo()
+        self.context = self._new_context()
         self.lower: dict[tuple[bytes, int], int] = {}
         # `greedy_trees`' trees and totals, per (set, depth, history).
         self.greedy_tree_memo: dict[tuple[bytes, int, tuple[int, ...]], tuple[int, Node]] = {}
@@ -186,10 +187,8 @@ class CostSearch:
         if kernel and s <= KERNEL_MAX_SET:
             solver = self.solver
             return int(
-                _small_set_kernels._small_set(
-                    solver.table, solver.grouped, solver.codes, _writable(subset), depth, bound, solver.solved,
-                    solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.weights,
-                    self.hard, self.kernel_exact, self.kernel_lower, self._history_pool(subset, history), -1,
+                _small_set_kernels._small_set_in(
+                    self.context, _writable(subset), depth, bound, self._history_pool(subset, history), -1,
                 )
             )
         key = (subset.tobytes(), depth)
@@ -222,10 +221,8 @@ class CostSearch:
         # it stops at is finished here: large parts raised, then the parts searched.
         index = 0
         while True:
-            index, fail_low, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
-                solver.table, solver.grouped, subset, guesses, bases, index, depth - 1, best, best_guess, fail_low, solver.solved,
-                solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.lookahead,
-                self.level_fill, self.weights, self.hard, self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
+            index, fail_low, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses_in(
+                self.context, subset, guesses, bases, index, depth - 1, best, best_guess, fail_low,
             )
             if index >= len(guesses):
                 break
@@ -275,6 +272,15 @@ class CostSearch:
             pool = np.intersect1d(pool, subset, assume_unique=True)
         return pool
 
+    def _new_context(self) -> _context.Context:
+        """The kernels' view of this search (`_context`): its constant arrays and its kernel memo tables, shared."""
+        solver = self.solver
+        return _context._new_context(
+            _context.readonly(solver.table), solver.grouped, solver.codes, solver.solved, solver.num_slots, solver.caps,
+            self.floor, self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard,
+            self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
+        )
+
     def _cap_memo(self) -> None:
         """Forget the bounds past `MEMO_CAP_KERNEL_BOUNDS` or `MEMO_CAP_BOUNDS`, but those a `keeper` writes to its file.
 
@@ -283,6 +289,7 @@ class CostSearch:
         """
         if _memo._memo_size(self.kernel_lower) > MEMO_CAP_KERNEL_BOUNDS:
             self.kernel_lower = _memo._new_memo()
+            self.context = self._new_context()
         if len(self.lower) > MEMO_CAP_BOUNDS:
             kept = self.keeper.keys if self.keeper is not None else ()
             self.lower = {key: self.lower[key] for key in kept if key in self.lower}
@@ -318,10 +325,7 @@ class CostSearch:
         if s <= KERNEL_MAX_SET:
             if not self.lookahead:
                 return self.memo_bound(subset, depth)  # the kernel's bound counts total guesses
-            return int(_cost_kernels._lookahead(
-                solver.table, solver.grouped, subset, depth, solver.solved, solver.caps, self.floor, self.level_fill, self.weights,
-                self.hard, self.kernel_exact, self.kernel_lower,
-            ))
+            return int(_cost_kernels._lookahead_in(self.context, subset, depth))
         key = (subset.tobytes(), depth)
         hit = self.exact.get(key)
         if hit is not None:
@@ -388,11 +392,7 @@ class CostSearch:
         )
         if base >= bound:
             return base
-        ordered, starts, slots, known, raised = _cost_kernels._open_guess(
-            solver.table, solver.grouped, subset, guess, depth - 1, solver.solved, solver.num_slots, solver.caps, self.floor,
-            self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard,
-            self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET, bound - base,
-        )
+        ordered, starts, slots, known, raised = _cost_kernels._open_guess_in(self.context, subset, guess, depth - 1, bound - base)
         return self._finish_guess(subset, depth, history, guess, base, int(raised), bound, ordered, starts, slots, known)
 
     def remember_lower(self, subset: np.ndarray, depth: int, bound: int) -> None:
@@ -407,7 +407,7 @@ class CostSearch:
         if s <= 2 or s > self.solver.caps[depth]:
             return self.lower_bound(subset, depth)
         if s <= KERNEL_MAX_SET:
-            return int(_cost_kernels._memo_bound(subset, depth, self.floor, self.kernel_exact, self.kernel_lower)[0])
+            return int(_cost_kernels._memo_bound_in(self.context, subset, depth)[0])
         key = (subset.tobytes(), depth)
         hit = self.exact.get(key)
         return hit[0] if hit is not None else self._known_bound(key, subset, depth)
@@ -484,10 +484,8 @@ class CostSearch:
         if key not in self.exact and self.small_set_shortcuts and not self.cost.nodes_only and len(subset) <= KERNEL_MAX_SET:
             self.between_steps()  # as the search below would, at every set
             solver = self.solver
-            guess = int(_small_set_kernels._small_set(
-                solver.table, solver.grouped, solver.codes, _writable(subset), depth, INFINITE, solver.solved, solver.num_slots,
-                solver.caps, self.floor, self.class_floor, self.orbit_of, self.weights, self.hard, self.kernel_exact,
-                self.kernel_lower, self._history_pool(subset, history), cost,
+            guess = int(_small_set_kernels._small_set_in(
+                self.context, _writable(subset), depth, INFINITE, self._history_pool(subset, history), cost,
             ))
             if guess >= 0:  # always, as the value is the set's least: else the search below names it
                 self.exact[key] = (cost, guess)

@@ -70,11 +70,8 @@ def others_bound(
     index = calls = 0
     while True:
         search.between_steps()  # the coach's searches stop on time inside these bounds too, and the memo stays capped
-        index, _, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses(
-            solver.table, solver.grouped, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE, solver.solved,
-            solver.num_slots, solver.caps, search.floor, search.class_floor, search.orbit_of, search.lookahead,
-            search.level_fill, search.weights, search.hard, search.kernel_exact, search.kernel_lower,
-            search.kernel_max_set,
+        index, _, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses_in(
+            search.context, subset, guesses, bases, index, depth - 1, lower, -1, INFINITE,
         )
         if index >= len(guesses):
             return lower

@@ -1,0 +1,89 @@
+"""A least-cost search's constant state as one numba object, so that its kernels are called with one argument for it.
+
+numba checks and unboxes every argument of every call from Python: about
+0.1 microseconds an array, 1.9 a typed dict (the memo tables) and more for
+a tuple. The search calls its kernels tens of thousands of times on a
+small game (Mastermind 4x7: about 20,000 calls with 15 such arguments
+each), so the arguments cost more than some of the calls' work. A
+`Context` (a numba structref) holds the answer table, the floors, the
+memo tables and the rest that do not change during a search, and unboxes
+in about 1.2 microseconds; the kernels' entry points (`..._in`) read their
+arguments from it. It is made by a cached kernel (`_new_context`): a
+structref built from Python compiles its constructor in every process.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.experimental import structref
+
+from ._memo import _KEY
+
+
+@structref.register
+class ContextType(types.StructRef):
+    """numba's type of a `Context`."""
+
+
+class Context(structref.StructRefProxy):
+    """A search's constant state, opaque to Python (made by `_new_context`)."""
+
+
+structref.define_boxing(ContextType, Context)
+
+_CODES = types.Array(types.uint8, 2, "C")
+_INTS = types.Array(types.int64, 1, "C")
+CONTEXT_TYPE = ContextType([
+    ("table", types.Array(types.uint8, 2, "C", readonly=True)),
+    ("grouped", types.Tuple((_CODES, _CODES, _INTS, _INTS, _INTS))),
+    ("codes", _CODES),
+    ("solved", types.int64),
+    ("num_slots", types.int64),
+    ("caps", _INTS),
+    ("floor", types.Array(types.int64, 2, "C")),
+    ("class_floor", types.Array(types.int64, 4, "C")),
+    ("orbit_of", _INTS),
+    ("lookahead", types.boolean),
+    ("level_fill", _INTS),
+    ("weights", _INTS),
+    ("hard", types.boolean),
+    ("exact", types.DictType(_KEY, types.int64)),
+    ("lower", types.DictType(_KEY, types.int64)),
+    ("kernel_max", types.int64),
+])
+
+
+@njit(cache=True)
+def _new_context(
+    table, grouped, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
+    exact, lower, kernel_max,
+):
+    """A `Context` holding these (the memo tables shared, not copied)."""
+    context = structref.new(CONTEXT_TYPE)
+    context.table = table
+    context.grouped = grouped
+    context.codes = codes
+    context.solved = solved
+    context.num_slots = num_slots
+    context.caps = caps
+    context.floor = floor
+    context.class_floor = class_floor
+    context.orbit_of = orbit_of
+    context.lookahead = lookahead
+    context.level_fill = level_fill
+    context.weights = weights
+    context.hard = hard
+    context.exact = exact
+    context.lower = lower
+    context.kernel_max = kernel_max
+    return context
+
+
+def readonly(table: np.ndarray) -> np.ndarray:
+    """`table` as a read-only view (the context's type): the answer tables are read-only but for a few tests' own."""
+    if not table.flags.writeable:
+        return table
+    view = table.view()
+    view.flags.writeable = False
+    return view
