@@ -93,6 +93,7 @@ def others_bound_of(
         for d in range(by_size.shape[0]):
             by_size[d] = search.floor_at(d)[None, None, : by_size.shape[3]]
         search.class_floor = by_size
+        search.context = search._new_context()  # the kernels read the floors from the search's context
     guesses, bases, _ = search.candidates(subset, depth, ())
     kept = game.code_index[pick] if isinstance(pick, str) else int(guesses[pick % len(guesses)])
     return others_bound(search, subset, depth, (), guesses, bases, kept, lower), game.codes[kept]

@@ -273,7 +273,12 @@ class CostSearch:
         return pool
 
     def _new_context(self) -> _context.Context:
-        """The kernels' view of this search (`_context`): its constant arrays and its kernel memo tables, shared."""
+        """The kernels' view of this search (`_context`): its constant arrays and its kernel memo tables, shared.
+
+        Made when the search is, and again when the cap replaces the kernel's
+        table of bounds: whoever replaces one of these arrays afterwards (a
+        test's floors) must make it again.
+        """
         solver = self.solver
         return _context._new_context(
             _context.readonly(solver.table), solver.grouped, solver.codes, solver.solved, solver.num_slots, solver.caps,
