@@ -4,7 +4,7 @@ Usage:
   python scripts/probe_height.py [-n 5] [--symbols 0123456789] [--game bulls-cows] --path PATH [--by-lookahead] rank --left D [--top K]
   python scripts/probe_height.py ... --path PATH [--by-lookahead] [--store FILE [--store-min-depth K]] decide --left D
                                   [--start I] [--count N]
-  python scripts/probe_height.py ... --path PATH sample --left D [--count N] [--seed S]
+  python scripts/probe_height.py ... --path PATH sample --left D [--count N] [--seed S] [--run K]
 
 The set probed is what the guesses of PATH leave: PATH is comma-separated
 guesses, each CODE/ANSWER (the part of that answer) or CODE alone (its
@@ -53,7 +53,13 @@ largest first, as `decide` does, until one fails) and prints each one's
 CPU seconds, then their mean and median and the mean times the count: a
 projection of the whole refutation's CPU from a measured sample. One
 solver decides them all, so what it learns (its cores, its memo) carries
-from one to the next, as it would in a whole run.
+from one to the next, as it would in a whole run. Pairs drawn at random
+rarely share a second guess, while a whole run decides a second guess's
+next guesses one after another, best first, and neighbours in that order
+split the part much alike: with `--run K` the sample is N/K runs of K
+pairs in a row from a random start, each run in a fresh solver, so the
+projection counts what neighbours spare each other (and, a fresh solver
+per run, still less than a whole run would).
 """
 
 from __future__ import annotations
@@ -171,9 +177,10 @@ def decide(
 
 def sample(
     solver: Solver, subset: np.ndarray, history: tuple[int, ...], left: int, count: int, seed: int,
-    set_symmetry: bool = False,
+    set_symmetry: bool = False, run: int = 1,
 ) -> None:
-    """Decide `count` random pairs (a guess of the set, a next guess on its largest part) within `left`; project the whole."""
+    """Decide `count` random pairs (a guess of the set, a next guess on its largest part) within `left`, or `count`
+    // `run` runs of `run` pairs in a row, each run in a fresh solver; project the whole."""
     codes = solver.game.codes
     pairs = []
     for guess in ordered_guesses(solver, subset, history, left, False, set_symmetry):
@@ -181,9 +188,17 @@ def sample(
         for after in ordered_guesses(solver, largest, history + (guess,), left - 1, False, set_symmetry):
             pairs.append((guess, after))
     print(f"{len(pairs)} pairs of guesses to refute", flush=True)
+    rng = np.random.default_rng(seed)
+    if run > 1:
+        starts = rng.choice(len(pairs) - run + 1, max(1, count // run), replace=False)
+        drawn = [int(start) + step for start in sorted(starts.tolist()) for step in range(run)]
+    else:
+        drawn = [int(index) for index in rng.choice(len(pairs), min(count, len(pairs)), replace=False)]
     spent = []
-    for index in np.random.default_rng(seed).choice(len(pairs), min(count, len(pairs)), replace=False):
-        guess, after = pairs[int(index)]
+    for number, index in enumerate(drawn):
+        if run > 1 and number % run == 0:
+            solver = Solver(solver.game)
+        guess, after = pairs[index]
         began = time.process_time()
         largest = max(solver.split(subset, guess), key=len)
         path = history + (guess, after)
@@ -195,9 +210,17 @@ def sample(
         spent.append(time.process_time() - began)
         outcome = "works" if failed is None else f"{len(failed)} secrets have no tree within {left - 2}"
         print(f"{codes[guess]},{codes[after]}: largest {len(parts[0])}; {outcome}; {spent[-1]:.2f}s CPU", flush=True)
+        if run > 1 and number % run == run - 1:
+            print(f"run of {run}: {sum(spent[-run:]):.1f}s CPU; {unsolved_line(solver)}", file=sys.stderr, flush=True)
     mean = float(np.mean(spent))
     print(f"{len(spent)} pairs: mean {mean:.2f}s, median {float(np.median(spent)):.2f}s CPU; "
           f"times {len(pairs)} pairs: {mean * len(pairs) / 3600:.1f} CPU hours", flush=True)
+
+
+def unsolved_line(solver: Solver) -> str:
+    """What the solver's store of sets three guesses do not solve spared: for the timings on stderr."""
+    return (f"{solver.stats.unsolved_hits} sets refuted at once, holding one three guesses do not solve "
+            f"({len(solver.unsolved)} such sets kept)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -224,6 +247,8 @@ def main(argv: list[str] | None = None) -> None:
     sampling.add_argument("--left", type=int, required=True, help="guesses left for the set")
     sampling.add_argument("--count", type=int, default=10, help="pairs of guesses decided")
     sampling.add_argument("--seed", type=int, default=0)
+    sampling.add_argument("--run", type=int, default=1, metavar="K",
+                          help="decide runs of K pairs in a row (the whole refutation's order), a fresh solver each")
     args = parser.parse_args(argv)
     began = time.perf_counter()
     try:
@@ -245,12 +270,11 @@ def main(argv: list[str] | None = None) -> None:
             if args.command == "rank":
                 rank(solver, subset, history, args.left, args.top, args.by_lookahead, args.set_symmetry)
             elif args.command == "sample":
-                sample(solver, subset, history, args.left, args.count, args.seed, args.set_symmetry)
+                sample(solver, subset, history, args.left, args.count, args.seed, args.set_symmetry, args.run)
             else:
                 decide(solver, subset, history, args.left, args.start, args.count, args.by_lookahead, args.set_symmetry)
-            if args.command != "rank":
-                print(f"{solver.stats.unsolved_hits} sets refuted at once, holding one three guesses do not solve "
-                      f"({len(solver.unsolved)} such sets kept)", file=sys.stderr, flush=True)
+            if args.command == "decide" or (args.command == "sample" and args.run == 1):
+                print(unsolved_line(solver), file=sys.stderr, flush=True)
     except BactreeError as err:
         sys.exit(f"Error: {err}")
     print(f"{time.perf_counter() - began:.1f}s", file=sys.stderr)
