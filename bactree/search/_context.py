@@ -81,7 +81,8 @@ def _new_context(
 
 
 def readonly(table: np.ndarray) -> np.ndarray:
-    """`table` as a read-only view (the context's type): the answer tables are read-only but for a few tests' own."""
+    """`table` as a read-only view (the context's type): `answer_table`'s are read-only, a table a caller hands to
+    `Solver` may not be."""
     if not table.flags.writeable:
         return table
     view = table.view()
