@@ -111,3 +111,22 @@ def test_sample_lines_match_the_brute_force(capsys):
         assert within is None or int(within) == left - 2
     assert re.fullmatch(rf"{len(lines) - 2} pairs: mean [\d.]+s, median [\d.]+s CPU; times {total} pairs: [\d.]+ CPU hours",
                         lines[-1])
+
+
+def test_sample_by_runs_decides_runs_of_pairs_in_a_row(capsys):
+    """`--run K`: the pairs come as runs of K in the refutation's own order (its list of pairs, consecutive indices)."""
+    game, left, run = Game(3, "0123456", False), 4, 3
+    _, lines = _probe(capsys, game, "012/1B1C", "sample", "--left", str(left), "--count", "6", "--seed", "3",
+                      "--run", str(run))
+    solver = probe_height.Solver(game)
+    subset, history = probe_height.probed_set(solver, "012/1B1C")
+    order = []
+    for guess in probe_height.ordered_guesses(solver, subset, history, left, False, False):
+        largest = max(solver.split(subset, guess), key=len)
+        order += [(game.codes[guess], game.codes[after])
+                  for after in probe_height.ordered_guesses(solver, largest, history + (guess,), left - 1, False, False)]
+    drawn = [tuple(re.match(r"(\w+),(\w+):", line).groups()) for line in lines[1:-1]]
+    assert len(drawn) == 6
+    indices = [order.index(pair) for pair in drawn]
+    for start in range(0, len(indices), run):
+        assert indices[start:start + run] == list(range(indices[start], indices[start] + run))
