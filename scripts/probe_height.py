@@ -189,6 +189,7 @@ def sample(
             pairs.append((guess, after))
     print(f"{len(pairs)} pairs of guesses to refute", flush=True)
     rng = np.random.default_rng(seed)
+    run = min(run, len(pairs))  # a run longer than the list is the whole list
     if run > 1:
         starts = rng.choice(len(pairs) - run + 1, max(1, count // run), replace=False)
         drawn = [int(start) + step for start in sorted(starts.tolist()) for step in range(run)]

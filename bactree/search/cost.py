@@ -185,7 +185,6 @@ class CostSearch:
         if s > self.solver.caps[depth]:
             return INFINITE
         if kernel and s <= KERNEL_MAX_SET:
-            solver = self.solver
             return int(
                 _small_set_kernels._small_set_in(
                     self.context, _writable(subset), depth, bound, self._history_pool(subset, history), -1,
@@ -212,7 +211,6 @@ class CostSearch:
             raise BudgetExceeded
         self.between_steps()
         started = time.process_time()
-        solver = self.solver
         best, best_guess = bound, -1
         own_symmetry = s >= self.set_symmetry_min_set
         guesses, bases, fail_low = self.candidates(subset, depth, history, bound, own_symmetry=own_symmetry)
@@ -277,7 +275,8 @@ class CostSearch:
 
         Made when the search is, and again when the cap replaces the kernel's
         table of bounds: whoever replaces one of these arrays afterwards (a
-        test's floors) must make it again.
+        test's floors), or lowers `KERNEL_MAX_SET` once the search is made,
+        must make it again.
         """
         solver = self.solver
         return _context._new_context(
@@ -488,7 +487,6 @@ class CostSearch:
         key = (subset.tobytes(), depth)
         if key not in self.exact and self.small_set_shortcuts and not self.cost.nodes_only and len(subset) <= KERNEL_MAX_SET:
             self.between_steps()  # as the search below would, at every set
-            solver = self.solver
             guess = int(_small_set_kernels._small_set_in(
                 self.context, _writable(subset), depth, INFINITE, self._history_pool(subset, history), cost,
             ))

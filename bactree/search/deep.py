@@ -66,7 +66,6 @@ def others_bound(
     reach (the other first guesses of a game) every part of every guess
     would be searched two guesses deep, too much on the large games.
     """
-    solver = search.solver
     index = calls = 0
     while True:
         search.between_steps()  # the coach's searches stop on time inside these bounds too, and the memo stays capped
