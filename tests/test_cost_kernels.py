@@ -177,6 +177,26 @@ def test_distinct_partitions_keep_the_first_guess_of_each(game: Game, data: st.D
     assert _partition_kernels._distinct_partitions(*args, room).tolist() == expected
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([0, 1, 2, 5, 8, 1 << 40, (1 << 40) + 1, (1 << 63) + 2, (1 << 64) - 1]), max_size=40))
+def test_equal_hashes_chain_each_index_to_the_next_with_its_hash(hashes: list[int]) -> None:
+    """`_equal_hashes` against a scan: the next index with the same hash, or -1. Hashes sharing their low bits (the
+    table's slots) but not their high ones must not be chained."""
+    expected = [next((k for k in range(j + 1, len(hashes)) if hashes[k] == hashes[j]), -1) for j in range(len(hashes))]
+    assert _partition_kernels._equal_hashes(np.array(hashes, np.uint64)).tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 20)), max_size=60), st.booleans())
+def test_candidates_go_by_bound_then_largest_part_then_code(rows: list[tuple[int, int]], past_a_word: bool) -> None:
+    """`_by_bound` against `np.lexsort`, packed in a word or (sums too large for it) by two stable sorts."""
+    sums = np.array([total + (1 << 31 if past_a_word else 0) for total, _ in rows], np.int64)
+    largest = np.array([big for _, big in rows], np.int64)
+    kept = np.arange(0, len(rows), 2, dtype=np.int64)  # increasing, some indices left out
+    expected = np.lexsort((kept, largest[kept], sums[kept])).tolist()
+    assert _base_kernels._by_bound(sums, largest, kept).tolist() == expected
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_codes=250), st.data(), st.booleans(), st.booleans())
 def test_most_answers_equals_reference(game: Game, data: st.DataObject, hard: bool, by_group: bool) -> None:

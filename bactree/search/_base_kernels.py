@@ -60,19 +60,42 @@ def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit
     num = pool.shape[0]
     keep = np.zeros(num, np.bool_)
     left_out = INFINITE
+    ascending = True
     for j in range(num):
+        ascending = ascending and (j == 0 or pool[j - 1] < pool[j])
         if largest[j] <= cap and (largest[j] < s or hits[j]):
             if here + sums[j] >= bound:
                 left_out = min(left_out, here + sums[j])
             else:
                 keep[j] = True
     kept = np.flatnonzero(keep)
-    kept = kept[np.argsort(pool[kept], kind="mergesort")]
+    if not ascending:  # the search's pools are sorted
+        kept = kept[np.argsort(pool[kept], kind="mergesort")]
     if dedupe:
         kept = kept[_distinct_partitions(table, pool[kept], subset, solved, num_slots, DEDUPE_ANSWERS_MAX)]
-    order = kept[np.argsort(largest[kept], kind="mergesort")]
-    order = order[np.argsort(sums[order], kind="mergesort")]
+    order = kept[_by_bound(sums, largest, kept)]
     return pool[order], here + sums[order], left_out
+
+
+@njit(cache=True)
+def _by_bound(sums, largest, kept):
+    """The order of `kept` (guesses' indices, in code order) by bound (`sums`), then largest part, then code.
+
+    One sort of the three packed in a word where they fit (sums below
+    2**30, fewer than 2**17 guesses; parts hold fewer than 2**16 secrets),
+    else two stable sorts.
+    """
+    num = kept.shape[0]
+    most = 0
+    for i in range(num):
+        most = max(most, sums[kept[i]])
+    if most >= 1 << 30 or num >= 1 << 17:
+        order = np.argsort(largest[kept], kind="mergesort")
+        return order[np.argsort(sums[kept[order]], kind="mergesort")]
+    keys = np.empty(num, np.int64)
+    for i in range(num):
+        keys[i] = (sums[kept[i]] << 33) | (largest[kept[i]] << 17) | i
+    return np.argsort(keys)
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._partition_kernels import _answers_of, _same_partition
+from ._partition_kernels import _answers_of, _equal_hashes, _same_partition
 from ._separator_kernels import MAX_SLOTS, _bit_count, _mix, _separating_guess, _separators
 
 # `_least_core` deletes secrets against about this many codes first, and gives up past the second figure.
@@ -395,22 +395,21 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
         for a in range(num_slots):
             if a != solved and sizes_of[a * num + j]:
                 hashes[j] += _mix(sums[a * num + j])
-    by_hash = np.argsort(hashes[:num], kind="mergesort")  # stable: the first of each partition stays first
-    keep = np.zeros(num, np.bool_)
+    following = _equal_hashes(hashes)
+    keep = np.ones(num, np.bool_)
     forward = np.empty(num_slots, np.int64)
     backward = np.empty(num_slots, np.int64)
-    group = 0  # where the run of equal hashes that by_hash[i] belongs to starts
-    for i in range(num):
-        if i > 0 and hashes[by_hash[i]] != hashes[by_hash[i - 1]]:
-            group = i
-        keep[by_hash[i]] = True
-        for j in range(group, i):  # equal hashes: compared exactly, so only true duplicates go
-            if keep[by_hash[j]] and _same_partition(
-                _answers_of(table, order[by_hash[j]], subset), _answers_of(table, order[by_hash[i]], subset), subset,
-                solved, forward, backward,
+    for i in range(num):  # equal hashes: compared exactly, so only true duplicates go
+        if not keep[i]:
+            continue
+        j = following[i]
+        while j >= 0:
+            if keep[j] and _same_partition(
+                _answers_of(table, order[i], subset), _answers_of(table, order[j], subset), subset, solved, forward,
+                backward,
             ):
-                keep[by_hash[i]] = False
-                break
+                keep[j] = False
+            j = following[j]
     kept = np.flatnonzero(keep)
     kept = kept[np.argsort(largest_of[kept], kind="mergesort")]  # smallest largest part first: likelier to work
     part_counts = np.zeros(num_slots, np.int64)

@@ -137,6 +137,29 @@ def _mix64(z):
 
 
 @njit(cache=True)
+def _equal_hashes(hashes):
+    """`following[j]`: the next index after j with the hash of j, or -1: each hash's indices chained in order.
+
+    By open addressing on the hashes' low bits, in one pass: no sort by hash.
+    """
+    num = hashes.shape[0]
+    size = 2
+    while size < 2 * num:
+        size *= 2
+    mask = np.uint64(size - 1)
+    last = np.full(size, -1, np.int64)  # per slot: the latest index with the slot's hash
+    following = np.full(num, -1, np.int64)
+    for j in range(num):
+        slot = hashes[j] & mask
+        while last[slot] >= 0 and hashes[last[slot]] != hashes[j]:
+            slot = (slot + np.uint64(1)) & mask
+        if last[slot] >= 0:
+            following[last[slot]] = j
+        last[slot] = j
+    return following
+
+
+@njit(cache=True)
 def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_max):
     """Mask keeping the first guess of `candidates` for each distinct partition of `subset`.
 
@@ -145,9 +168,10 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
     Each secret has a pseudo-random weight; a guess's hash adds a mix of
     each part's weight sum (which secret it solves apart), all guesses in
     one streaming pass over the secrets' rows. Only guesses whose hashes
-    meet are compared, exactly (`_same_partition`), on the answers that pass
-    read, kept where they take at most `answers_max` bytes (the callers'
-    `DEDUPE_ANSWERS_MAX`; else read again, `_answers_of`). Read again guess
+    meet (`_equal_hashes`) are compared, exactly (`_same_partition`), on
+    the answers that pass read, kept where they take at most `answers_max`
+    bytes (the callers' `DEDUPE_ANSWERS_MAX`; else read again,
+    `_answers_of`). Read again guess
     by guess from each guess's row of the table, they missed the cache at
     every secret (on 5 of 10's small sets after three guesses, where all
     30,240 codes are candidates and about 2,000 partitions distinct, 36 ms
@@ -176,23 +200,16 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
                 hashes[j] += _mix64(v ^ np.uint64(0x5851F42D4C957F2D))
             elif v != 0:
                 hashes[j] += _mix64(v)
-    order = np.argsort(hashes, kind="mergesort")  # stable: keeps candidates' order within a hash
+    following = _equal_hashes(hashes)
     keep = np.ones(num, np.bool_)
     forward = np.empty(num_slots, np.int64)
     backward = np.empty(num_slots, np.int64)
-    start = 0
-    while start < num:
-        stop = start + 1
-        while stop < num and hashes[order[stop]] == hashes[order[start]]:
-            stop += 1
-        for x in range(start, stop - 1):
-            jx = order[x]
-            if not keep[jx]:
-                continue
-            for y in range(x + 1, stop):
-                jy = order[y]
-                if not keep[jy]:
-                    continue
+    for jx in range(num):
+        if not keep[jx]:
+            continue
+        jy = following[jx]
+        while jy >= 0:
+            if keep[jy]:
                 if kept_answers:
                     alike = _same_partition(answers[:, jx], answers[:, jy], positions, solved, forward, backward)
                 else:
@@ -202,7 +219,7 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
                     )
                 if alike:
                     keep[jy] = False
-        start = stop
+            jy = following[jy]
     return keep
 
 
