@@ -70,6 +70,27 @@ def test_last_guess_kernels_match_the_brute_force(game, picks, hard, max_tries):
             assert not fits_within(game, secrets, 3, hard)
 
 
+def test_a_guess_the_three_left_kernel_names_leaves_no_part_without_a_separator():
+    """On random sets of 6 to 40 secrets (more and larger than the test above draws, where a part smaller than the
+    largest is often the one with no separator), every guess the kernel names leaves parts that two guesses solve,
+    checked by brute force part by part."""
+    game = GAMES[0]
+    solver = SOLVERS[game]
+    rng = np.random.default_rng(7)
+    named = 0
+    for _ in range(400):
+        subset = np.sort(rng.choice(len(game.codes), int(rng.integers(6, 41)), replace=False)).astype(np.int64)
+        guess, _ = _three_left_guess(
+            solver.table, subset, solver.solved, solver.num_slots, *solver.count_caps(2), False, -1,
+            Solver(game).cores.arrays(), NO_CLASSES,
+        )
+        if guess >= 0:
+            named += 1
+            secrets = frozenset(game.codes[i] for i in subset)
+            assert all(fits_within(game, part, 2, False) for part in parts(game, secrets, game.codes[int(guess)]).values())
+    assert named >= 100  # the sets are not all refuted: the check ran
+
+
 MIDDLE_GAMES = [Game(4, "0123456789", False), Game(4, "123456", True)]
 MIDDLE_SOLVERS = {game: Solver(game) for game in MIDDLE_GAMES}
 

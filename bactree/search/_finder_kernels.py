@@ -413,6 +413,7 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
     kept = np.flatnonzero(keep)
     kept = kept[np.argsort(largest_of[kept], kind="mergesort")]  # smallest largest part first: likelier to work
     part_counts = np.zeros(num_slots, np.int64)
+    sizes = np.zeros(num_slots, np.int64)
     starts_of = np.zeros(num_slots + 1, np.int64)
     fill_of = np.zeros(num_slots, np.int64)
     ordered = np.empty(s, np.int64)
@@ -444,12 +445,14 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
             a = row[x]
             ordered[fill_of[a]] = x
             fill_of[a] += 1
-        sizes = part_counts.copy()
+        sizes[:] = part_counts
         sizes[solved] = 0
         works = True
-        for a in np.argsort(-sizes, kind="mergesort"):
+        while True:  # parts largest first, ties by answer: each the first largest left (no sort, no array made)
+            a = np.argmax(sizes)
             if sizes[a] < 3:
                 break  # parts of at most 2 take at most two guesses
+            sizes[a] = 0
             part = ordered[starts_of[a]:starts_of[a + 1]]
             if not remember:
                 verdict = 1 if _separating_guess(table, part, hard) >= 0 else 0

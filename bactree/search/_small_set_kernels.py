@@ -186,9 +186,10 @@ def _lowest_best_guess(
     parts are valued at once.
     """
     s = subset.shape[0]
-    if s == 2:
-        # One secret, then the other: a code outside the set leaves both to find, so the lower of the two starts the
-        # tree. Every pool holds it but a given one that keeps the other of its orbit (then searched as below).
+    if s == 2 and _floor_of(floor, depth - 1, 1) > 0:
+        # One secret, then the other: a code outside the set leaves both to find, at a cost where finding one costs
+        # anything (not crush's guesses before the last), so the lower of the two starts the tree. Every pool holds
+        # it but a given one that keeps the other of its orbit (then searched as below).
         low = min(subset[0], subset[1])
         held = given_pool.shape[0] == 0
         for g in given_pool:
