@@ -171,11 +171,10 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
     meet (`_equal_hashes`) are compared, exactly (`_same_partition`), on
     the answers that pass read, kept where they take at most `answers_max`
     bytes (the callers' `DEDUPE_ANSWERS_MAX`; else read again,
-    `_answers_of`). Read again guess
-    by guess from each guess's row of the table, they missed the cache at
-    every secret (on 5 of 10's small sets after three guesses, where all
-    30,240 codes are candidates and about 2,000 partitions distinct, 36 ms
-    a call against 5.3).
+    `_answers_of`). Read again guess by guess from each guess's row of the
+    table, they missed the cache at every secret (on 5 of 10's small sets
+    after three guesses, where all 30,240 codes are candidates and about
+    2,000 partitions distinct, 36 ms a call against 5.3).
     """
     num = candidates.shape[0]
     s = subset.shape[0]
