@@ -1,7 +1,8 @@
 """Where a build's CPU goes inside the numba kernels: Linux perf, with every compiled function named.
 
 Usage: python scripts/perf_kernels.py [--game G] [-n LENGTH] [--symbols S] [--objective O] [--budget B]
-                                      [--second-guess ANSWER,GUESS --bound B --seconds S] [--frequency HZ] [--top K]
+                                      [--second-guess ANSWER,GUESS --bound B --seconds S] [--height PATH --left D]
+                                      [--frequency HZ] [--top K]
 
 cProfile (`scripts/profile_build.py`) sees a kernel only where Python
 calls it: one line for `_screen_guesses`, whatever it calls inside. perf
@@ -17,7 +18,11 @@ callees numba kept apart, numba's dict look-ups, the interpreter.
 With `--second-guess ANSWER,GUESS` it samples instead what a worker of a
 split build does (`bactree.part_tasks._solve_branch`): the least total of
 the part the first code (01234...) leaves with ANSWER, its second guess
-fixed, below `--bound`, stopped after `--seconds` of wall.
+fixed, below `--bound`, stopped after `--seconds` of wall. With `--height
+PATH` it samples a least-height decision: whether the set PATH leaves (as
+`scripts/probe_height.py --path` reads it, e.g. `01234/0B2C,12356,24781`
+for a pair of a refutation of 5 of 10 in 7) has a tree within `--left`
+guesses.
 
 Needs perf (Debian package linux-perf) and a kernel that lets it sample
 (`/proc/sys/kernel/perf_event_paranoid` at most 2 for one's own process).
@@ -160,6 +165,19 @@ def second_guess_task(game, second_guess: str, bound: int | None, seconds: float
         print(f"{game.codes[first]} {answer} then {guess_text}: stopped after {seconds:g} s ({search.nodes_searched} sets)")
 
 
+def height_task(game, path: str, left: int) -> None:
+    """Whether the set `path` leaves (`probe_height.probed_set`) has a tree within `left` guesses, in a fresh solver."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from probe_height import probed_set
+
+    from bactree.search import Solver
+
+    solver = Solver(game)
+    subset, history = probed_set(solver, path)
+    found = solver.find_guess(subset, left, history) >= 0
+    print(f"{path}: {len(subset)} secrets, {'a' if found else 'no'} tree within {left}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="bulls-cows")
@@ -170,6 +188,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--second-guess", default=None, help="ANSWER,GUESS: a split build's task on the first code's part")
     parser.add_argument("--bound", type=int, default=None, help="with --second-guess: the task's bound (default: none)")
     parser.add_argument("--seconds", type=float, default=60.0, help="with --second-guess: stop after this long")
+    parser.add_argument("--height", default=None, help="PATH: a least-height decision of the set it leaves")
+    parser.add_argument("--left", type=int, default=4, help="with --height: the guesses left (default: 4)")
     parser.add_argument("--frequency", type=int, default=499, help="samples a second")
     parser.add_argument("--top", type=int, default=20)
     args = parser.parse_args(argv)
@@ -189,7 +209,9 @@ def main(argv: list[str] | None = None) -> None:
         )
         time.sleep(0.5)  # perf attaches
         began = time.process_time()
-        if args.second_guess is None:
+        if args.height is not None:
+            height_task(game, args.height, args.left)
+        elif args.second_guess is None:
             build(game, args.objective, workers=1, budget=args.budget)
         else:
             second_guess_task(game, args.second_guess, args.bound, args.seconds)
@@ -206,7 +228,8 @@ def main(argv: list[str] | None = None) -> None:
             rows = perf_report(data, args.top)
         finally:
             os.remove(jit_map)
-    print(f"{game} {args.objective}: {seconds:.2f} s of CPU sampled, {len(lines)} compiled functions mapped")
+    what = f"height within {args.left} after {args.height}" if args.height is not None else args.objective
+    print(f"{game} {what}: {seconds:.2f} s of CPU sampled, {len(lines)} compiled functions mapped")
     for share, name in rows:
         print(f"  {share:6.2f}%  {name}")
 

@@ -72,3 +72,17 @@ def test_a_small_build_is_sampled_and_its_kernels_named() -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("3 of '012345', no repeats expected:") and "compiled functions mapped" in lines[0]
+
+
+def test_a_height_decision_reads_its_path_and_its_guesses_left(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--height PATH --left D`'s task on the 252 secrets 4 of 0-6 leaves after 0123 with 0B2C: a tree within 5 (the
+    game's least height is 6, so every part of the first guess has one) but none within 4."""
+    from bactree.game import Game
+
+    script = load_script()
+    game = Game(4, "0123456", False)
+    script.height_task(game, "0123/0B2C", 4)
+    script.height_task(game, "0123/0B2C", 5)
+    assert capsys.readouterr().out.splitlines() == [
+        "0123/0B2C: 252 secrets, no tree within 4", "0123/0B2C: 252 secrets, a tree within 5",
+    ]
