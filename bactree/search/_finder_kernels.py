@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._partition_kernels import _answers_of, _equal_hashes, _same_partition
-from ._separator_kernels import MAX_SLOTS, _bit_count, _mix, _separating_guess, _separators
+from ._partition_kernels import _answers_of, _equal_hashes, _mix64, _same_partition
+from ._separator_kernels import MAX_SLOTS, _bit_count, _separating_guess, _separators
 
 # `_least_core` deletes secrets against about this many codes first, and gives up past the second figure.
 CORE_CODES = 256
@@ -167,7 +167,7 @@ def _part_verdict(known_keys, known_at, known_ok, pool, part, key):
 @njit(cache=True)
 def _pair_slot(first, second, mask):
     """The slot of the core index `heads` (`mask + 1` slots) for cores whose two lowest secrets are `first` and `second`."""
-    return np.int64(_mix((np.uint64(first) << np.uint64(32)) + np.uint64(second)) & np.uint64(mask))
+    return np.int64(_mix64((np.uint64(first) << np.uint64(32)) + np.uint64(second)) & np.uint64(mask))
 
 
 @njit(cache=True)
@@ -386,7 +386,7 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
     sizes_of = np.zeros(num_slots * num, np.int64)
     for x in subset:
         row = table[x]
-        w = _mix(np.uint64(x) + np.uint64(0x9E3779B97F4A7C15))
+        w = _mix64(np.uint64(x) + np.uint64(0x9E3779B97F4A7C15))
         for j in range(num):
             sums[row[order[j]] * num + j] += w
             sizes_of[row[order[j]] * num + j] += 1
@@ -394,7 +394,7 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
     for j in range(num):
         for a in range(num_slots):
             if a != solved and sizes_of[a * num + j]:
-                hashes[j] += _mix(sums[a * num + j])
+                hashes[j] += _mix64(sums[a * num + j])
     following = _equal_hashes(hashes)
     keep = np.ones(num, np.bool_)
     forward = np.empty(num_slots, np.int64)
@@ -457,7 +457,7 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
             if not remember:
                 verdict = 1 if _separating_guess(table, part, hard) >= 0 else 0
             else:
-                key = _mix(sums[a * num + i] ^ np.uint64(part.shape[0])) | np.uint64(1)  # never 0 (empty)
+                key = _mix64(sums[a * num + i] ^ np.uint64(part.shape[0])) | np.uint64(1)  # never 0 (empty)
                 verdict = _part_verdict(known_keys, known_at, known_ok, pool, part, key)
                 if verdict < 0:
                     if hard:

@@ -24,14 +24,6 @@ SCAN_BLOCK = 1024
 
 
 @njit(cache=True)
-def _mix(z):
-    """The splitmix64 finaliser: a well-spread 64-bit function of a 64-bit word."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def _bit_count(v):
     """The number of bits set in the 64-bit word `v` (LLVM makes the loop one popcount)."""
     count = 0
