@@ -167,7 +167,9 @@ def second_guess_task(game, second_guess: str, bound: int | None, seconds: float
 
 def height_task(game, path: str, left: int) -> None:
     """Whether the set `path` leaves (`probe_height.probed_set`) has a tree within `left` guesses, in a fresh solver."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.abspath(__file__))  # on the path when run as a script, not when a test loads it
+    if here not in sys.path:
+        sys.path.insert(0, here)
     from probe_height import probed_set
 
     from bactree.search import Solver

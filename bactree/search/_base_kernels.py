@@ -44,7 +44,8 @@ DEDUPE_ANSWERS_MAX = 1 << 24
 def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, dedupe):
     """`CostSearch.candidates` in one call: (guesses, their bounds, least bound left out), best bound first.
 
-    Of `pool` it keeps the guesses whose parts all fit
+    Of `pool` (ascending, as the search's pools are: every code, masks of
+    it, or `np.intersect1d`) it keeps the guesses whose parts all fit
     `cap` and that tell something (split `subset` or may solve it), with
     bound `here` + the parts' floors (`part_floor[orbit, answer, size]`, as
     `_guess_bases` reads it) below `bound`; with `dedupe`, only the
@@ -60,17 +61,13 @@ def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit
     num = pool.shape[0]
     keep = np.zeros(num, np.bool_)
     left_out = INFINITE
-    ascending = True
     for j in range(num):
-        ascending = ascending and (j == 0 or pool[j - 1] < pool[j])
         if largest[j] <= cap and (largest[j] < s or hits[j]):
             if here + sums[j] >= bound:
                 left_out = min(left_out, here + sums[j])
             else:
                 keep[j] = True
-    kept = np.flatnonzero(keep)
-    if not ascending:  # the search's pools are sorted
-        kept = kept[np.argsort(pool[kept], kind="mergesort")]
+    kept = np.flatnonzero(keep)  # in code order, the pool's
     if dedupe:
         kept = kept[_distinct_partitions(table, pool[kept], subset, solved, num_slots, DEDUPE_ANSWERS_MAX)]
     order = kept[_by_bound(sums, largest, kept)]

@@ -191,11 +191,11 @@ def _lowest_best_guess(
         # anything (not crush's guesses before the last), so the lower of the two starts the tree. Every pool holds
         # it but a given one that keeps the other of its orbit (then searched as below).
         low = min(subset[0], subset[1])
-        held = given_pool.shape[0] == 0
-        for g in given_pool:
-            held = held or g == low
-        if held:
+        if given_pool.shape[0] == 0:
             return low
+        for g in given_pool:
+            if g == low:
+                return low
     pool = np.sort(_search_pool(codes, subset, hard, given_pool))
     here = weights[0] + weights[1] * s  # depth >= 2 for a set of 2 or more: not the last guess
     index, bases, _, _ = _bases_below(
