@@ -127,7 +127,7 @@ def test_hard_mode_infers_nothing_from_smaller_parts():
     caps = solver.class_caps
     subset = np.array(HARD_SET, np.int64)
     guess, _ = _three_left_guess(
-        solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, True, -1, solver.cores.arrays(), NO_CLASSES
+        solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, solver.arrangements, True, -1, solver.cores.arrays(), NO_CLASSES
     )
     assert fits_within(TINY, frozenset(TINY.codes[i] for i in HARD_SET), 3, True)
     assert guess >= 0
@@ -141,7 +141,7 @@ def test_the_store_changes_no_search(hard, game, picks):
     solver's store, which holds the cores of every earlier example, and with no memory at all."""
     solver = SOLVERS[game]
     caps = solver.class_caps
-    args = (solver.table, _part(game, picks), solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, -1)
+    args = (solver.table, _part(game, picks), solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, solver.arrangements, hard, -1)
     assert _three_left_search(*args, True, solver.cores.arrays(), NO_CLASSES) == _three_left_search(
         *args, False, CoreStore().arrays(), NO_CLASSES
     )
@@ -173,7 +173,7 @@ def test_the_screen_by_answer_classes_equals_the_count(game, seed, size, one_cla
         assert screened.tolist() == counted.tolist()
         declined = len(_screened_by_classes(part, caps.at(2), caps.orbit_of, classes.arrays(), len(part) + 1)) == 0
         assert declined and len(_screened_by_classes(part, caps.at(2), caps.orbit_of, classes.arrays(), len(part)))
-    args = (solver.table, part, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, False, -1, True)
+    args = (solver.table, part, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, solver.arrangements, False, -1, True)
     assert _three_left_search(*args, solver.cores.arrays(), classes.arrays()) == _three_left_search(
         *args, CoreStore().arrays(), NO_CLASSES
     )
@@ -214,7 +214,7 @@ def test_a_set_holding_one_three_guesses_do_not_solve_is_refuted_at_once_and_rig
             continue
         solved = solver.find_guess(subset, 3) >= 0
         alone, _ = _three_left_guess(
-            solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, -1,
+            solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, solver.arrangements, hard, -1,
             CoreStore().arrays(), NO_CLASSES,
         )
         assert solved == (alone >= 0)

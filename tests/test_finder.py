@@ -50,7 +50,7 @@ def test_last_guess_kernels_match_the_brute_force(game, picks, hard, max_tries):
         if two >= 0:
             assert _tree_within(game, secrets, game.codes[two], 2, hard)
     three, tried = _three_left_guess(
-        solver.table, subset, solver.solved, solver.num_slots, *solver.count_caps(2), hard, max_tries,
+        solver.table, subset, solver.solved, solver.num_slots, *solver.count_caps(2), solver.arrangements, hard, max_tries,
         solver.cores.arrays(), NO_CLASSES,
     )
     if three >= 0:
@@ -60,7 +60,7 @@ def test_last_guess_kernels_match_the_brute_force(game, picks, hard, max_tries):
         # class bounds drop only guesses that fail and keep the order: the same guess, in no more tries
         caps = solver.class_caps
         by_class, fewer = _three_left_guess(
-            solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, -1,
+            solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, solver.arrangements, hard, -1,
             solver.cores.arrays(), NO_CLASSES,
         )
         assert by_class == three and fewer <= tried
@@ -81,7 +81,7 @@ def test_a_guess_the_three_left_kernel_names_leaves_no_part_without_a_separator(
     for _ in range(400):
         subset = np.sort(rng.choice(len(game.codes), int(rng.integers(6, 41)), replace=False)).astype(np.int64)
         guess, _ = _three_left_guess(
-            solver.table, subset, solver.solved, solver.num_slots, *solver.count_caps(2), False, -1,
+            solver.table, subset, solver.solved, solver.num_slots, *solver.count_caps(2), solver.arrangements, False, -1,
             Solver(game).cores.arrays(), NO_CLASSES,
         )
         if guess >= 0:
@@ -111,7 +111,7 @@ def test_remembered_part_verdicts_change_nothing(game, steps, hard, max_tries):
         split = solver.split(subset, guess % len(game.codes))
         subset = split[pick % len(split)] if split else subset
     caps = solver.class_caps
-    args = (solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, hard, max_tries)
+    args = (solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, solver.arrangements, hard, max_tries)
     assert _three_left_search(*args, True, solver.cores.arrays(), NO_CLASSES) == _three_left_search(
         *args, False, CoreStore().arrays(), NO_CLASSES
     )

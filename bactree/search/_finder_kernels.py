@@ -128,7 +128,7 @@ def _screened_by_classes(subset, limits, orbit_of, classes, least):
 
 
 @njit(cache=True)
-def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, cores, classes):
+def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, arrangements, hard, max_tries, cores, classes):
     """(a guess after which every part of `subset` is solved within two guesses, or -1; the guesses tried).
 
     `_three_left_search` with its parts' verdicts remembered, the solver's
@@ -136,7 +136,75 @@ def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, hard, 
     `subset` is a part of a set whose answer classes are at hand, those
     (`bactree.search.screens.ClassScreen.arrays`; empty arrays if not): the same.
     """
-    return _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, True, cores, classes)
+    return _three_left_search(
+        table, subset, solved, num_slots, limits, orbit_of, arrangements, hard, max_tries, True, cores, classes,
+    )
+
+
+@njit(cache=True)
+def _crowds(subset, multiset_of, most):
+    """The secrets of `subset` that are rearrangements of one multiset of symbols with more than `most` of them,
+    grouped by multiset: (secrets, where each group starts, one more entry than groups).
+
+    Rearrangements of one multiset share as many symbols with any guess, so
+    bulls alone tell them apart: a guess gets at most n answers from them
+    (0 to n bulls, but never n - 1 once all n symbols are shared), and
+    `most` = n is the most of them a part can hold and still be separated.
+    """
+    k = subset.shape[0]
+    ids = np.empty(k, np.int64)
+    for i in range(k):
+        ids[i] = multiset_of[subset[i]]
+    order = np.argsort(ids, kind="mergesort")
+    members = np.empty(k, np.int64)
+    starts = np.zeros(k + 1, np.int64)
+    num = used = 0
+    i = 0
+    while i < k:
+        j = i
+        while j < k and ids[order[j]] == ids[order[i]]:
+            j += 1
+        if j - i > most:
+            for t in range(i, j):
+                members[used] = subset[order[t]]
+                used += 1
+            num += 1
+            starts[num] = used
+        i = j
+    return members[:used], starts[:num + 1]
+
+
+@njit(cache=True)
+def _crowded(table, guess, crowds, starts, solved, most, tally):
+    """True if `guess` leaves a part holding more than `most` secrets of one group of `crowds` (`_crowds`): no guess
+    separates that part. `tally` (one per answer, all 0) is scratch, left all 0."""
+    for c in range(starts.shape[0] - 1):
+        crowded = False
+        for t in range(starts[c], starts[c + 1]):
+            a = table[guess, crowds[t]]
+            if a != solved:
+                tally[a] += 1
+                if tally[a] > most:
+                    crowded = True
+        for t in range(starts[c], starts[c + 1]):
+            tally[table[guess, crowds[t]]] = 0
+        if crowded:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _crowded_guesses(table, guesses, subset, multiset_of, most, solved, num_slots):
+    """Per guess of `guesses`, True if it leaves a part of `subset` holding more than `most` rearrangements of one
+    multiset of symbols (`_crowds`)."""
+    crowds, starts = _crowds(subset, multiset_of, most)
+    crowded = np.zeros(guesses.shape[0], np.bool_)
+    if crowds.shape[0] == 0:
+        return crowded
+    tally = np.zeros(num_slots, np.int64)
+    for j in range(guesses.shape[0]):
+        crowded[j] = _crowded(table, guesses[j], crowds, starts, solved, most, tally)
+    return crowded
 
 
 @njit(cache=True)
@@ -322,7 +390,9 @@ def _place(known_keys, known_at, known_ok, key, at, verdict):
 
 
 @njit(cache=True)
-def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard, max_tries, remember, cores, classes):
+def _three_left_search(
+    table, subset, solved, num_slots, limits, orbit_of, arrangements, hard, max_tries, remember, cores, classes,
+):
     """(a guess after which every part of `subset` is solved within two guesses, or -1; the guesses tried).
 
     At most `max_tries` guesses are tried (all when it is negative): then -1 proves nothing.
@@ -425,6 +495,9 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
     pool = np.empty(1024, np.int64)
     pooled = 0
     members, starts, chain, heads, fill = cores
+    multiset_of, most = arrangements
+    crowds, crowd_starts = _crowds(subset, multiset_of, most)
+    tally = np.zeros(num_slots, np.int64)
     inside = np.zeros(num_codes, np.bool_)
     distinct = np.empty(num_codes, np.uint8)
     found = np.empty(1, np.int64)
@@ -434,6 +507,8 @@ def _three_left_search(table, subset, solved, num_slots, limits, orbit_of, hard,
             return -1, tries
         tries += 1
         g = order[i]
+        if crowds.shape[0] and _crowded(table, g, crowds, crowd_starts, solved, most, tally):
+            continue  # a part with too many rearrangements of one multiset: no guess separates it
         row = _answers_of(table, g, subset)
         part_counts[:] = 0
         for x in subset:

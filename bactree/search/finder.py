@@ -129,7 +129,7 @@ class TreeFinder:
         if depth == 3:
             tries = -1 if width >= EVERY // TRIES_PER_WIDTH else TRIES_PER_WIDTH * width
             guess, tried = _finder_kernels._three_left_guess(
-                solver.table, subset, solver.solved, solver.num_slots, *self.limits, solver.hard, tries,
+                solver.table, subset, solver.solved, solver.num_slots, *self.limits, solver.arrangements, solver.hard, tries,
                 solver.cores.arrays(), NO_CLASSES,
             )
             self.kernel_tries += int(tried)

@@ -129,6 +129,28 @@ class Solver:
         self._screens: list[ClassScreen] = []  # the sets being decided with four guesses left, innermost last
 
     @cached_property
+    def arrangements(self) -> tuple[np.ndarray, int]:
+        """(each code's multiset of symbols, numbered; the length n) for the three-left kernel: more than n
+        rearrangements of one multiset in a part leave it with no separator (`_finder_kernels._crowds`)."""
+        _, multiset_of = np.unique(np.sort(self.codes, axis=1), axis=0, return_inverse=True)
+        return multiset_of.reshape(-1).astype(np.int64), self.game.length
+
+    def crowd(self, subset: np.ndarray) -> int:
+        """The most secrets of `subset` that are rearrangements of one multiset of symbols."""
+        return int(np.bincount(self.arrangements[0][subset]).max())
+
+    def crowd_limit(self, depth: int) -> int:
+        """The most rearrangements of one multiset of symbols that `depth` guesses solve: n ** (depth - 1).
+
+        Bulls alone tell such secrets apart (they share as many symbols with
+        any guess), so a guess splits them into at most n answers, all-bulls
+        one of them (0 to n bulls, never n - 1 once all n symbols are
+        shared): one guess solves one of them, and each more guess at most
+        n times as many.
+        """
+        return self.game.length ** (depth - 1) if depth >= 1 else 0
+
+    @cached_property
     def grouped(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The table regrouped by multisets of symbols for the least-cost search's `_most_answers`
         (`bactree.codes.grouped_answers`: built on first use, once per game and process; none for height searches)."""
@@ -293,7 +315,7 @@ class Solver:
         s = len(subset)
         if s <= 2:
             return int(subset[0]) if depth >= s else -1
-        if s > self.caps[depth]:
+        if s > self.caps[depth] or self.crowd(subset) > self.crowd_limit(depth):
             return -1
         if self.budget is not None and self.work >= self.budget:
             raise SearchBudgetExceeded
@@ -327,7 +349,7 @@ class Solver:
             caps = self.class_caps
             classes = self._screens[-1].arrays() if self._screens else NO_CLASSES
             guess, tried = _finder_kernels._three_left_guess(
-                self.table, subset, self.solved, self.num_slots, caps.at(2), caps.orbit_of, self.hard, -1,
+                self.table, subset, self.solved, self.num_slots, caps.at(2), caps.orbit_of, self.arrangements, self.hard, -1,
                 self.cores.arrays(), classes,
             )
             self.stats.kernel_tries += int(tried)
@@ -375,7 +397,9 @@ class Solver:
         Best means smallest largest part, then still-possible, then lowest code.
         Guesses that leave the set whole are dropped: they tell nothing; so
         are those with a part larger than its answer class's bound within
-        `depth - 1` (`ClassCaps`): they start no tree of `depth`.
+        `depth - 1` (`ClassCaps`) or holding more rearrangements of one
+        multiset of symbols than `depth - 1` guesses solve (`crowd_limit`):
+        they start no tree of `depth`.
         """
         candidates = self.guess_pool(subset, history, True, own=True)
         counts = _code_kernels._partition_counts(self.table, candidates, subset, self.num_slots)
@@ -386,6 +410,10 @@ class Solver:
         possible = member[candidates]
         keep = (largest <= self.caps[depth - 1]) & ((largest < len(subset)) | possible)
         keep[keep] = self.class_caps.fits(candidates[keep], counts[keep], depth - 1)
+        keep[keep] = ~_finder_kernels._crowded_guesses(
+            self.table, candidates[keep], subset, self.arrangements[0], self.crowd_limit(depth - 1), self.solved,
+            self.num_slots,
+        )
         order = np.lexsort((candidates[keep], ~possible[keep], largest[keep]))
         return candidates[keep][order]
 

@@ -1,0 +1,148 @@
+"""Crowds: more rearrangements of one multiset of symbols than d guesses can tell apart (`Solver.crowd_limit`).
+
+The bound against the brute force on tiny games, the kernels that find
+crowded parts against a plain reference, and the searches that use them
+against the same searches with the bound switched off.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive_search import fits_within, parts
+
+from bactree.game import Game
+from bactree.search import Solver
+from bactree.search._finder_kernels import _crowded_guesses, _crowds, _three_left_search
+from bactree.search.cores import CoreStore
+from bactree.search.screens import NO_CLASSES
+
+TINY_GAMES = [Game(3, "0123", False), Game(3, "012345", False), Game(3, "1234", True)]
+MIDDLE_GAMES = [Game(4, "0123456789", False), Game(4, "123456", True)]
+SOLVERS = {game: Solver(game) for game in TINY_GAMES + MIDDLE_GAMES}
+
+
+def _multiset(code: str) -> str:
+    return "".join(sorted(code))
+
+
+@pytest.mark.parametrize("game", TINY_GAMES, ids=str)
+def test_more_rearrangements_than_the_limit_are_never_solved(game):
+    """Every set of rearrangements of one multiset larger than `crowd_limit(d)` has no tree of d guesses (brute
+    force), for d = 1 to 3; and the limit for 2 guesses is met: some n of them are solved within 2."""
+    solver = SOLVERS[game]
+    rng = np.random.default_rng(1)
+    groups = Counter(_multiset(code) for code in game.codes)
+    met = False
+    for multiset in groups:
+        group = [code for code in game.codes if _multiset(code) == multiset]
+        for depth in (1, 2, 3):
+            limit = solver.crowd_limit(depth)
+            for size in range(limit + 1, len(group) + 1):
+                for _ in range(3):
+                    secrets = frozenset(rng.choice(group, size, replace=False).tolist())
+                    assert not fits_within(game, secrets, depth)
+        if len(group) >= game.length:
+            met |= any(
+                fits_within(game, frozenset(rng.choice(group, game.length, replace=False).tolist()), 2) for _ in range(20)
+            )
+    assert met
+
+
+def _crowded_reference(game: Game, subset: np.ndarray, guess: int, most: int) -> bool:
+    """A part of `guess` (all-bulls aside) holds more than `most` secrets of one multiset: by splitting the codes."""
+    secrets = frozenset(game.codes[i] for i in subset)
+    split = parts(game, secrets, game.codes[guess])
+    return any(
+        max(Counter(_multiset(code) for code in part).values()) > most
+        for answer, part in split.items() if answer.bulls < game.length
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(TINY_GAMES + MIDDLE_GAMES), st.integers(0, 10**9), st.integers(1, 6))
+def test_crowded_guesses_match_a_plain_split(game, seed, most):
+    solver = SOLVERS[game]
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(1, min(len(game.codes), 200) + 1))
+    subset = np.sort(rng.choice(len(game.codes), size, replace=False)).astype(np.int64)
+    guesses = rng.choice(len(game.codes), min(len(game.codes), 40), replace=False).astype(np.int64)
+    multiset_of = solver.arrangements[0]
+    crowded = _crowded_guesses(solver.table, guesses, subset, multiset_of, most, solver.solved, solver.num_slots)
+    assert crowded.tolist() == [_crowded_reference(game, subset, int(g), most) for g in guesses]
+    crowds, starts = _crowds(subset, multiset_of, most)
+    counts = Counter(_multiset(game.codes[i]) for i in subset)
+    assert sorted(game.codes[i] for i in crowds) == sorted(game.codes[i] for i in subset if counts[_multiset(game.codes[i])] > most)
+    assert len(starts) - 1 == sum(1 for c in counts.values() if c > most)
+
+
+def _without_crowds(solver: Solver) -> tuple[np.ndarray, int]:
+    return solver.arrangements[0], len(solver.game.codes)  # no part ever holds more: the screen never fires
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(MIDDLE_GAMES), st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=2),
+       st.booleans(), st.sampled_from([-1, 5, 50]))
+def test_the_crowd_screen_changes_no_three_left_search(game, steps, hard, max_tries):
+    """The same guess after the same tries with the screen as without it, on sets a search meets."""
+    solver = SOLVERS[game]
+    subset = solver.all_guesses
+    for guess, pick in steps:
+        split = solver.split(subset, guess % len(game.codes))
+        subset = split[pick % len(split)] if split else subset
+    caps = solver.class_caps
+    args = (solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of)
+    with_crowds = _three_left_search(*args, solver.arrangements, hard, max_tries, True, CoreStore().arrays(), NO_CLASSES)
+    without = _three_left_search(*args, _without_crowds(solver), hard, max_tries, True, CoreStore().arrays(), NO_CLASSES)
+    assert with_crowds == without
+
+
+@pytest.mark.parametrize("game", MIDDLE_GAMES, ids=str)
+def test_the_crowd_limit_changes_no_decision(game, monkeypatch):
+    """`find_guess` with four and five guesses left names the same guess (or none) with the crowd bound as with it
+    switched off, on sets one or two guesses leave, where parts crowded past 4 ** 2 occur."""
+    rng = np.random.default_rng(5)
+    on, off = Solver(game), Solver(game)
+    monkeypatch.setattr(off, "crowd_limit", lambda depth: len(game.codes))
+    fired = 0
+    for _ in range(12):
+        subset = on.all_guesses
+        for _ in range(int(rng.integers(1, 3))):
+            split = on.split(subset, int(rng.integers(len(game.codes))))
+            subset = max(split, key=len) if rng.random() < 0.7 else split[int(rng.integers(len(split)))]
+        for depth in (3, 4):
+            fired += on.crowd(subset) > on.crowd_limit(depth - 1)
+            assert on.find_guess(subset, depth) == off.find_guess(subset, depth)
+    assert fired
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(TINY_GAMES), st.integers(0, 10**9), st.booleans())
+def test_three_left_verdicts_on_sets_of_rearrangements_match_the_brute_force(game, seed, hard):
+    """Sets made of a few multisets' rearrangements, thinned at random (where crowds are the rule, not the
+    exception): the three-left kernel with its crowd screen refutes exactly the sets the brute force does, and a
+    guess it names starts a tree."""
+    solver = SOLVERS[game]
+    rng = np.random.default_rng(seed)
+    multiset_of = solver.arrangements[0]
+    chosen = rng.choice(int(multiset_of.max()) + 1, int(rng.integers(1, 4)), replace=False)
+    members = np.flatnonzero(np.isin(multiset_of, chosen))
+    subset = np.sort(rng.choice(members, int(rng.integers(1, len(members) + 1)), replace=False)).astype(np.int64)
+    if len(subset) < 3:
+        return
+    caps = solver.class_caps
+    guess, _ = _three_left_search(
+        solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, solver.arrangements, hard, -1,
+        True, CoreStore().arrays(), NO_CLASSES,
+    )
+    secrets = frozenset(game.codes[i] for i in subset)
+    assert (guess >= 0) == fits_within(game, secrets, 3, hard)
+    if guess >= 0:
+        named = game.codes[int(guess)]
+        split = parts(game, secrets, named)
+        assert not hard or named in secrets
+        assert all(fits_within(game, part, 2, hard) for answer, part in split.items() if answer.bulls < game.length)
