@@ -88,7 +88,8 @@ def _without_crowds(solver: Solver) -> tuple[np.ndarray, int]:
 @given(st.sampled_from(MIDDLE_GAMES), st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=2),
        st.booleans(), st.sampled_from([-1, 5, 50]))
 def test_the_crowd_screen_changes_no_three_left_search(game, steps, hard, max_tries):
-    """The same guess after the same tries with the screen as without it, on sets a search meets."""
+    """The same guess with the screen as without it, on sets a search meets; with a cap on the tries (the tree
+    finder's) after the same tries, the guesses it drops still counted, and with none in no more tries."""
     solver = SOLVERS[game]
     subset = solver.all_guesses
     for guess, pick in steps:
@@ -98,7 +99,8 @@ def test_the_crowd_screen_changes_no_three_left_search(game, steps, hard, max_tr
     args = (solver.table, subset, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of)
     with_crowds = _three_left_search(*args, solver.arrangements, hard, max_tries, True, CoreStore().arrays(), NO_CLASSES)
     without = _three_left_search(*args, _without_crowds(solver), hard, max_tries, True, CoreStore().arrays(), NO_CLASSES)
-    assert with_crowds == without
+    assert with_crowds[0] == without[0]
+    assert with_crowds[1] == without[1] if max_tries >= 0 else with_crowds[1] <= without[1]
 
 
 @pytest.mark.parametrize("game", MIDDLE_GAMES, ids=str)

@@ -433,6 +433,10 @@ def _three_left_search(
     member = np.zeros(num_codes, np.bool_)
     for x in subset:
         member[x] = True
+    multiset_of, most = arrangements
+    crowds, crowd_starts = _crowds(subset, multiset_of, most)
+    tally = np.zeros(num_slots, np.int64)
+    every = max_tries < 0  # trying every guess: those leaving a crowded part are dropped before any is tried
     order = np.empty(num_codes, np.int64)
     largest_of = np.empty(num_codes, np.int64)
     num = 0
@@ -446,6 +450,8 @@ def _three_left_search(
         largest = fit_largest[g]
         if largest < 0 or (largest == s and not member[g]):
             continue  # a part too large, or the guess tells nothing
+        if every and crowds.shape[0] and _crowded(table, g, crowds, crowd_starts, solved, most, tally):
+            continue  # a part with too many rearrangements of one multiset
         order[num] = g
         largest_of[num] = largest
         num += 1
@@ -495,9 +501,6 @@ def _three_left_search(
     pool = np.empty(1024, np.int64)
     pooled = 0
     members, starts, chain, heads, fill = cores
-    multiset_of, most = arrangements
-    crowds, crowd_starts = _crowds(subset, multiset_of, most)
-    tally = np.zeros(num_slots, np.int64)
     inside = np.zeros(num_codes, np.bool_)
     distinct = np.empty(num_codes, np.uint8)
     found = np.empty(1, np.int64)
@@ -507,8 +510,8 @@ def _three_left_search(
             return -1, tries
         tries += 1
         g = order[i]
-        if crowds.shape[0] and _crowded(table, g, crowds, crowd_starts, solved, most, tally):
-            continue  # a part with too many rearrangements of one multiset: no guess separates it
+        if not every and crowds.shape[0] and _crowded(table, g, crowds, crowd_starts, solved, most, tally):
+            continue  # a part with too many rearrangements of one multiset: no guess separates it (still a try)
         row = _answers_of(table, g, subset)
         part_counts[:] = 0
         for x in subset:
