@@ -148,8 +148,9 @@ def _crowds(subset, multiset_of, most):
 
     Rearrangements of one multiset share as many symbols with any guess, so
     bulls alone tell them apart: a guess gets at most n answers from them
-    (0 to n bulls, but never n - 1 once all n symbols are shared), and
-    `most` = n is the most of them a part can hold and still be separated.
+    (0 to n bulls, but never n - 1 once all n symbols are shared). So n is
+    the most of them a part can hold and still be separated, and n^(d-1)
+    the most d guesses solve (`Solver.crowd_limit`): `most` is one of these.
     """
     k = subset.shape[0]
     ids = np.empty(k, np.int64)
@@ -423,7 +424,13 @@ def _three_left_search(
     part may be solved by one of its own codes that a smaller part lacks,
     so nothing is inferred there. Remembered and inferred verdicts are the
     ones `_separating_guess` gives, so the guess found and the guesses tried
-    are the same either way.
+    are the same either way. A guess leaving a part with more than n
+    rearrangements of one multiset of symbols (`arrangements`: each code's
+    multiset, and n; see `_crowds`) has no separator there: with every
+    guess tried, such guesses are dropped before the partitions are hashed
+    (most sets of a 5 of 10 refutation keep none); with `max_tries` they
+    are skipped where they come, each still counted as a try, so a capped
+    search (the tree finder's) tries the same guesses as without them.
     """
     s = subset.shape[0]
     num_codes = table.shape[1]
