@@ -89,12 +89,12 @@ def forget_tables() -> None:
     """Drop the tables kept per game (`answer_table`, the groups of `grouped_answers`): a benchmark that warmed the
     kernels up on a game then times a build that makes its own, as a fresh process would."""
     answer_table.cache_clear()
-    _multiset_of.cache_clear()
+    multiset_of.cache_clear()
     _grouped.clear()
 
 
 @lru_cache(maxsize=4)
-def _multiset_of(game: Game) -> np.ndarray:
+def multiset_of(game: Game) -> np.ndarray:
     """Each code's multiset of symbols, numbered in order (the groups of `regroup_answers`)."""
     _, group = np.unique(np.sort(code_array(game), axis=1), axis=0, return_inverse=True)
     return group.reshape(-1)
@@ -108,7 +108,7 @@ def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarr
     share it.
     """
     if game not in _grouped:
-        many = game.num_codes >= GROUPED_MIN_CODES * (int(_multiset_of(game).max()) + 1)
+        many = game.num_codes >= GROUPED_MIN_CODES * (int(multiset_of(game).max()) + 1)
         _grouped.clear()
         _grouped[game] = regroup_answers(game, table, regroup_table=many)
     return _grouped[game]
@@ -132,7 +132,7 @@ def regroup_answers(
     Without `regroup_table`, `by_group` is empty (no second table).
     """
     n = game.length
-    group = _multiset_of(game)
+    group = multiset_of(game)
     members = np.argsort(group, kind="stable")
     starts = np.searchsorted(group[members], np.arange(int(group.max()) + 2)).astype(np.int64)
     bulls, cows = np.divmod(np.arange(num_slots(game)), n + 1)

@@ -28,7 +28,7 @@ from typing import Callable
 import numpy as np
 
 from .. import _kernels as _code_kernels
-from ..codes import answer_table, code_array, decode_answer, grouped_answers, num_slots, solved_slot
+from ..codes import answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, solved_slot
 from ..game import Answer, Game
 from . import _finder_kernels, _height_kernels, _partition_kernels, _separator_kernels
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms, _stabiliser
@@ -132,8 +132,7 @@ class Solver:
     def arrangements(self) -> tuple[np.ndarray, int]:
         """(each code's multiset of symbols, numbered; the length n) for the three-left kernel: more than n
         rearrangements of one multiset in a part leave it with no separator (`_finder_kernels._crowds`)."""
-        _, multiset_of = np.unique(np.sort(self.codes, axis=1), axis=0, return_inverse=True)
-        return multiset_of.reshape(-1).astype(np.int64), self.game.length
+        return multiset_of(self.game).astype(np.int64), self.game.length
 
     def crowd(self, subset: np.ndarray) -> int:
         """The most secrets of `subset` that are rearrangements of one multiset of symbols."""
