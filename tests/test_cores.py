@@ -10,8 +10,9 @@ from naive_search import fits_within
 
 from bactree.game import Game
 from bactree.search import Solver
+from bactree.search._core_kernels import _holds_core, _least_core, _store_core
 from bactree.search._finder_kernels import (
-    _holds_core, _least_core, _screened_by_classes, _screened_by_count, _store_core, _three_left_guess, _three_left_search,
+    _largest_fitting_part, _screened_by_classes, _screened_by_count, _three_left_guess, _three_left_search,
 )
 from bactree.search._separator_kernels import _separators
 from bactree.search.cores import CoreStore
@@ -145,6 +146,28 @@ def test_the_store_changes_no_search(hard, game, picks):
     assert _three_left_search(*args, True, solver.cores.arrays(), NO_CLASSES) == _three_left_search(
         *args, False, CoreStore().arrays(), NO_CLASSES
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 10**9), st.integers(1, 400), st.booleans())
+def test_the_count_screen_matches_numpy(game, seed, size, by_class):
+    """`_screened_by_count` (every code in one pass) and `_largest_fitting_part` (one code) give each code's
+    largest part when every part is within its answer class's bound, else -1, as counted by numpy."""
+    solver = SOLVERS[game]
+    caps = solver.class_caps
+    limits, orbit_of = (caps.at(2), caps.orbit_of) if by_class else solver.count_caps(2)
+    rng = np.random.default_rng(seed)
+    subset = np.sort(rng.choice(len(game.codes), min(size, len(game.codes)), replace=False)).astype(np.int64)
+    screened = _screened_by_count(solver.table, subset, solver.solved, solver.num_slots, limits, orbit_of)
+    tally = np.zeros(solver.num_slots, np.int64)
+    for guess in rng.choice(len(game.codes), min(60, len(game.codes)), replace=False):
+        counts = np.bincount(solver.table[subset, guess], minlength=solver.num_slots)
+        counts[solver.solved] = 0
+        fits = (counts <= limits[orbit_of[guess]]).all()
+        expected = int(counts.max()) if fits else -1
+        assert screened[guess] == expected
+        assert _largest_fitting_part(solver.table, guess, subset, solver.solved, solver.num_slots, limits, orbit_of, tally) == expected
+    assert not tally.any()
 
 
 @settings(max_examples=60, deadline=None)

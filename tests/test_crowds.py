@@ -17,7 +17,10 @@ from naive_search import fits_within, parts
 
 from bactree.game import Game
 from bactree.search import Solver
-from bactree.search._finder_kernels import _crowded_guesses, _crowds, _three_left_search
+from bactree.search._crowd_kernels import (
+    MASK_MEMBERS_MOST, _crowd_masks, _crowded, _crowded_by_masks, _crowded_guesses, _crowds,
+)
+from bactree.search._finder_kernels import _three_left_search
 from bactree.search.cores import CoreStore
 from bactree.search.screens import NO_CLASSES
 
@@ -71,17 +74,36 @@ def test_crowded_guesses_match_a_plain_split(game, seed, most):
     size = int(rng.integers(1, min(len(game.codes), 200) + 1))
     subset = np.sort(rng.choice(len(game.codes), size, replace=False)).astype(np.int64)
     guesses = rng.choice(len(game.codes), min(len(game.codes), 40), replace=False).astype(np.int64)
-    multiset_of = solver.arrangements[0]
-    crowded = _crowded_guesses(solver.table, guesses, subset, multiset_of, most, solver.solved, solver.num_slots)
+    multiset_of, _, codes, num_symbols = solver.arrangements
+    crowded = _crowded_guesses(
+        solver.table, guesses, subset, multiset_of, codes, num_symbols, most, solver.solved, solver.num_slots
+    )
     assert crowded.tolist() == [_crowded_reference(game, subset, int(g), most) for g in guesses]
     crowds, starts = _crowds(subset, multiset_of, most)
     counts = Counter(_multiset(game.codes[i]) for i in subset)
     assert sorted(game.codes[i] for i in crowds) == sorted(game.codes[i] for i in subset if counts[_multiset(game.codes[i])] > most)
     assert len(starts) - 1 == sum(1 for c in counts.values() if c > most)
+    # Both ways of telling, one by one: reading the table, and the groups' bit masks (no group here passes 64).
+    masks = _crowd_masks(codes, num_symbols, crowds, starts)
+    tally = np.zeros(solver.num_slots, np.int64)
+    for guess, expected in zip(guesses, crowded.tolist()):
+        assert _crowded(solver.table, guess, crowds, starts, solver.solved, most, tally) == expected
+        assert not len(crowds) or _crowded_by_masks(codes, guess, masks, starts, most) == expected
+    assert not tally.any()
 
 
-def _without_crowds(solver: Solver) -> tuple[np.ndarray, int]:
-    return solver.arrangements[0], len(solver.game.codes)  # no part ever holds more: the screen never fires
+def test_crowd_masks_are_declined_past_a_word_of_members_or_seven_positions():
+    """Groups of more than 64 members or codes of more than 7 symbols get no masks (the table is read instead)."""
+    codes = np.zeros((200, 5), np.uint8)
+    crowds = np.arange(200, dtype=np.int64)
+    assert _crowd_masks(codes, 10, crowds, np.array([0, MASK_MEMBERS_MOST], np.int64)).shape[0] == 1
+    assert _crowd_masks(codes, 10, crowds, np.array([0, 10, 10 + MASK_MEMBERS_MOST + 1], np.int64)).shape[0] == 0
+    assert _crowd_masks(np.zeros((200, 8), np.uint8), 10, crowds, np.array([0, 9], np.int64)).shape[0] == 0
+
+
+def _without_crowds(solver: Solver) -> tuple[np.ndarray, int, np.ndarray, int]:
+    multiset_of, _, codes, num_symbols = solver.arrangements
+    return multiset_of, len(solver.game.codes), codes, num_symbols  # no part ever holds more: the screen never fires
 
 
 @settings(max_examples=40, deadline=None)

@@ -23,11 +23,13 @@
     _context    a cost search's constant state as one numba object, so its kernels take one argument for it
     _separator_kernels  numba kernels of two guesses left (a guess that gives every secret its own answer)
     _finder_kernels     numba kernels of the finder's last three guesses (built on `_separator_kernels`)
+    _core_kernels       numba kernels of the stores of cores: least sets no guess separates, found by containment
+    _crowd_kernels      numba kernels of crowds: rearrangements of one multiset, which only bulls tell apart
 
 The kernels call across files (`_partition_kernels`, `_height_kernels`,
-`_base_kernels`, `_cost_kernels`, `_small_set_kernels`; `_separator_kernels`
-and `_finder_kernels`, which reads guesses' answers with `_partition_kernels`'
-`_answers_of`), and numba's cache does not see a change to a callee
+`_base_kernels`, `_cost_kernels`, `_small_set_kernels`; `_separator_kernels`,
+`_core_kernels`, `_crowd_kernels` and `_finder_kernels`, which reads guesses'
+answers with `_partition_kernels`' `_answers_of`), and numba's cache does not see a change to a callee
 in another file: after editing any kernel, delete `bactree/search/__pycache__`.
 
 Data flows down: `refine` drives `cost`, `cost` drives `height`'s `Solver`,

@@ -17,14 +17,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._core_kernels import _holds_core, _least_core, _store_core
+from ._crowd_kernels import _crowd_masks, _crowded, _crowded_by_masks, _crowds
 from ._partition_kernels import _answers_of, _equal_hashes, _mix64, _same_partition
-from ._separator_kernels import MAX_SLOTS, _bit_count, _separating_guess, _separators
+from ._separator_kernels import _bit_count, _separating_guess, _separators
 
-# `_least_core` deletes secrets against about this many codes first, and gives up past the second figure.
-CORE_CODES = 256
-CORE_CODES_MOST = 4096
 # `_screened_by_classes` takes parts of at least this many secrets; smaller ones are counted.
 CLASS_SCREEN_LEAST = 120
+# Codes the crowd masks leave, as a share of all codes, up to which their parts are counted one by one: past it,
+# one streaming pass counts every code's (the per-code reads miss the cache, the pass does not).
+FEW_LEFT_SHARE = 16
 
 
 @njit(cache=True)
@@ -39,13 +41,13 @@ def _screened_by_count(table, subset, solved, num_slots, limits, orbit_of):
             counts[row[g] * num_codes + g] += 1
     fit_largest = np.full(num_codes, -1, np.int64)
     for g in range(num_codes):
-        cap = limits[orbit_of[g]]
+        orbit = orbit_of[g]  # indexed with the answer below: a row view per code would cost two reference counts
         largest = 0
         for a in range(num_slots):
             if a == solved:
                 continue
             c = np.int64(counts[a * num_codes + g])
-            if c > cap[a]:
+            if c > limits[orbit, a]:
                 largest = -1
                 break
             largest = max(largest, c)
@@ -110,7 +112,7 @@ def _screened_by_classes(subset, limits, orbit_of, classes, least):
         inside[at >> 6] |= np.uint64(1) << np.uint64(at & 63)
     fit_largest = np.full(num_codes, -1, np.int64)
     for g in range(num_codes):
-        cap = limits[orbit_of[g]]
+        orbit = orbit_of[g]
         largest = 0
         for j in range(num_slots):
             a = by_size[g, j]
@@ -119,12 +121,31 @@ def _screened_by_classes(subset, limits, orbit_of, classes, least):
             c = 0
             for w in range(words):
                 c += _bit_count(bits[g, a, w] & inside[w])
-            if c > cap[a]:
+            if c > limits[orbit, a]:
                 largest = -1
                 break
             largest = max(largest, c)
         fit_largest[g] = largest
     return fit_largest
+
+
+@njit(cache=True)
+def _largest_fitting_part(table, guess, subset, solved, num_slots, limits, orbit_of, tally):
+    """`_screened_by_count` for the one code `guess`: its largest part of `subset` if every part fits its class's
+    bound, else -1. `tally` (one per answer, all 0) is scratch, left all 0."""
+    row = _answers_of(table, guess, subset)
+    for x in subset:
+        tally[row[x]] += 1
+    orbit = orbit_of[guess]
+    largest = 0
+    for a in range(num_slots):
+        if a != solved:
+            if tally[a] > limits[orbit, a]:
+                largest = -1
+            elif largest >= 0:
+                largest = max(largest, tally[a])
+        tally[a] = 0
+    return largest
 
 
 @njit(cache=True)
@@ -139,73 +160,6 @@ def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, arrang
     return _three_left_search(
         table, subset, solved, num_slots, limits, orbit_of, arrangements, hard, max_tries, True, cores, classes,
     )
-
-
-@njit(cache=True)
-def _crowds(subset, multiset_of, most):
-    """The secrets of `subset` that are rearrangements of one multiset of symbols with more than `most` of them,
-    grouped by multiset: (secrets, where each group starts, one more entry than groups).
-
-    Rearrangements of one multiset share as many symbols with any guess, so
-    bulls alone tell them apart: a guess gets at most n answers from them
-    (0 to n bulls, but never n - 1 once all n symbols are shared). So n is
-    the most of them a part can hold and still be separated, and n^(d-1)
-    the most d guesses solve (`Solver.crowd_limit`): `most` is one of these.
-    """
-    k = subset.shape[0]
-    ids = np.empty(k, np.int64)
-    for i in range(k):
-        ids[i] = multiset_of[subset[i]]
-    order = np.argsort(ids, kind="mergesort")
-    members = np.empty(k, np.int64)
-    starts = np.zeros(k + 1, np.int64)
-    num = used = 0
-    i = 0
-    while i < k:
-        j = i
-        while j < k and ids[order[j]] == ids[order[i]]:
-            j += 1
-        if j - i > most:
-            for t in range(i, j):
-                members[used] = subset[order[t]]
-                used += 1
-            num += 1
-            starts[num] = used
-        i = j
-    return members[:used], starts[:num + 1]
-
-
-@njit(cache=True)
-def _crowded(table, guess, crowds, starts, solved, most, tally):
-    """True if `guess` leaves a part holding more than `most` secrets of one group of `crowds` (`_crowds`): no guess
-    separates that part. `tally` (one per answer, all 0) is scratch, left all 0."""
-    for c in range(starts.shape[0] - 1):
-        crowded = False
-        for t in range(starts[c], starts[c + 1]):
-            a = table[guess, crowds[t]]
-            if a != solved:
-                tally[a] += 1
-                if tally[a] > most:
-                    crowded = True
-        for t in range(starts[c], starts[c + 1]):
-            tally[table[guess, crowds[t]]] = 0
-        if crowded:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _crowded_guesses(table, guesses, subset, multiset_of, most, solved, num_slots):
-    """Per guess of `guesses`, True if it leaves a part of `subset` holding more than `most` rearrangements of one
-    multiset of symbols (`_crowds`)."""
-    crowds, starts = _crowds(subset, multiset_of, most)
-    crowded = np.zeros(guesses.shape[0], np.bool_)
-    if crowds.shape[0] == 0:
-        return crowded
-    tally = np.zeros(num_slots, np.int64)
-    for j in range(guesses.shape[0]):
-        crowded[j] = _crowded(table, guesses[j], crowds, starts, solved, most, tally)
-    return crowded
 
 
 @njit(cache=True)
@@ -231,151 +185,6 @@ def _part_verdict(known_keys, known_at, known_ok, pool, part, key):
                 return known_ok[slot]
         slot = (slot + 1) & mask
     return -1
-
-
-@njit(cache=True)
-def _pair_slot(first, second, mask):
-    """The slot of the core index `heads` (`mask + 1` slots) for cores whose two lowest secrets are `first` and `second`."""
-    return np.int64(_mix64((np.uint64(first) << np.uint64(32)) + np.uint64(second)) & np.uint64(mask))
-
-
-@njit(cache=True)
-def _holds_core(part, members, starts, chain, heads, inside):
-    """True if `part` holds every secret of one stored core: then no guess separates it.
-
-    A core is found from its two lowest secrets, so each pair of `part` is
-    looked up once in `heads` and the cores of its chain are checked member
-    by member (`inside`: a flag per code, all False on entry and on return).
-    """
-    mask = heads.shape[0] - 1
-    for x in part:
-        inside[x] = True
-    held = False
-    k = part.shape[0]
-    for i in range(k - 1):
-        for j in range(i + 1, k):
-            low, high = min(part[i], part[j]), max(part[i], part[j])
-            c = heads[_pair_slot(low, high, mask)]
-            while c >= 0 and not held:
-                at = starts[c]
-                if members[at] == low and members[at + 1] == high:
-                    held = True
-                    for t in range(at + 2, starts[c + 1]):
-                        if not inside[members[t]]:
-                            held = False
-                            break
-                c = chain[c]
-            if held:
-                break
-        if held:
-            break
-    for x in part:
-        inside[x] = False
-    return held
-
-
-@njit(cache=True)
-def _without_separator(table, part, codes):
-    """A least subset of `part` that no code of `codes` separates, by deleting secrets in turn (`part` has none).
-
-    A secret goes if the rest still has no separator among `codes`: with
-    the answer masks of the secrets kept so far and of every later one
-    (`after[i]`), code j separates the rest when the union of the two has
-    as many answers as the rest has secrets. What stays is minimal: each
-    secret kept was needed when it was tested, and stays needed as the rest shrinks.
-    """
-    m = part.shape[0]
-    num = codes.shape[0]
-    one = np.uint64(1)
-    after = np.zeros((m + 1, num), np.uint64)
-    for i in range(m - 1, -1, -1):
-        row = table[part[i]]
-        for j in range(num):
-            after[i, j] = after[i + 1, j] | (one << np.uint64(row[codes[j]]))
-    kept_answers = np.zeros(num, np.uint64)
-    num_kept = 0
-    keep = np.zeros(m, np.bool_)
-    for i in range(m):
-        rest = num_kept + m - 1 - i
-        for j in range(num):
-            if _bit_count(kept_answers[j] | after[i + 1, j]) == rest:
-                keep[i] = True  # without secret i, code j would separate the rest
-                break
-        if keep[i]:
-            row = table[part[i]]
-            for j in range(num):
-                kept_answers[j] |= one << np.uint64(row[codes[j]])
-            num_kept += 1
-    return part[keep]
-
-
-@njit(cache=True)
-def _least_core(table, part, distinct):
-    """A minimal subset of `part` that no code separates (`part` has none; `distinct[g]`: answers code g gives it).
-
-    Deleting secrets against all the codes would cost a scan of every code
-    per secret; instead the secrets are deleted against the codes likeliest
-    to separate a subset (those giving `part` the most answers, about
-    `CORE_CODES`), the result checked against every code, and any code that
-    separates it joins the few and the deletion starts again. A result no
-    code separates is minimal against every code as it is against the few.
-    Past `CORE_CODES_MOST` codes the part itself is returned (seldom).
-    """
-    num_codes = table.shape[1]
-    k = part.shape[0]
-    levels = np.zeros(MAX_SLOTS + 1, np.int64)
-    for g in range(num_codes):
-        levels[distinct[g]] += 1
-    least = k - 1  # codes giving more than `least` answers are taken (none gives k)
-    taken = 0
-    while least > 0 and taken + levels[least] <= CORE_CODES:
-        taken += levels[least]
-        least -= 1
-    codes = np.empty(CORE_CODES_MOST, np.int64)
-    num = 0
-    for g in range(num_codes):
-        if distinct[g] > least or (taken == 0 and distinct[g] == least and num < CORE_CODES):
-            codes[num] = g
-            num += 1
-    found = np.empty(CORE_CODES, np.int64)
-    while True:
-        core = _without_separator(table, part, codes[:num])
-        more = _separators(table, core, np.empty(0, np.uint8), found)
-        if more == 0:
-            return core
-        if num + more > CORE_CODES_MOST:
-            return part.copy()
-        codes[num:num + more] = found[:more]
-        num += more
-
-
-@njit(cache=True)
-def _store_core(core, members, starts, chain, heads, fill):
-    """Add `core` (two or more codes) to the store, ascending, if it has room (`fill`: cores, members held)."""
-    core = np.sort(core)
-    n, used = fill[0], fill[1]
-    if n + 1 >= starts.shape[0] or used + core.shape[0] > members.shape[0]:
-        return
-    for i in range(core.shape[0]):
-        members[used + i] = core[i]
-    starts[n + 1] = used + core.shape[0]
-    slot = _pair_slot(core[0], core[1], heads.shape[0] - 1)
-    chain[n] = heads[slot]
-    heads[slot] = n
-    fill[0] = n + 1
-    fill[1] = used + core.shape[0]
-
-
-@njit(cache=True)
-def _index_cores(members, starts, num_cores, chain, heads):
-    """Fill `heads` and `chain` afresh for the first `num_cores` cores (after the store has grown)."""
-    heads[:] = -1
-    mask = heads.shape[0] - 1
-    for n in range(num_cores):
-        at = starts[n]
-        slot = _pair_slot(members[at], members[at + 1], mask)
-        chain[n] = heads[slot]
-        heads[slot] = n
 
 
 @njit(cache=True)
@@ -426,38 +235,53 @@ def _three_left_search(
     ones `_separating_guess` gives, so the guess found and the guesses tried
     are the same either way. A guess leaving a part with more than n
     rearrangements of one multiset of symbols (`arrangements`: each code's
-    multiset, and n; see `_crowds`) has no separator there: with every
-    guess tried, such guesses are dropped before the partitions are hashed
-    (most sets of a 5 of 10 refutation keep none); with `max_tries` they
+    multiset, n, every code's symbols and the alphabet's size; see
+    `_crowd_kernels`) has no separator there: with every guess tried, such
+    guesses are dropped first, from the crowds' bit masks where they fit,
+    and when that leaves few codes their parts are counted one by one
+    instead of every code's (most sets of a 5 of 10 refutation keep none:
+    the count screen above was most of a call there); with `max_tries` they
     are skipped where they come, each still counted as a try, so a capped
     search (the tree finder's) tries the same guesses as without them.
     """
     s = subset.shape[0]
     num_codes = table.shape[1]
-    fit_largest = _screened_by_classes(subset, limits, orbit_of, classes, CLASS_SCREEN_LEAST)
-    if fit_largest.shape[0] == 0:
-        fit_largest = _screened_by_count(table, subset, solved, num_slots, limits, orbit_of)
     member = np.zeros(num_codes, np.bool_)
     for x in subset:
         member[x] = True
-    multiset_of, most = arrangements
+    multiset_of, most, codes, num_symbols = arrangements
     crowds, crowd_starts = _crowds(subset, multiset_of, most)
+    masks = _crowd_masks(codes, num_symbols, crowds, crowd_starts)
     tally = np.zeros(num_slots, np.int64)
     every = max_tries < 0  # trying every guess: those leaving a crowded part are dropped before any is tried
+    masked_first = every and masks.shape[0] > 0  # crowds ruled out first, from their masks: no read of the table
     order = np.empty(num_codes, np.int64)
     largest_of = np.empty(num_codes, np.int64)
     num = 0
-    for idx in range(s + (0 if hard else num_codes)):
-        if idx < s:
-            g = subset[idx]
+    for idx in range(s + (0 if hard else num_codes)):  # codes of `subset` first, then the rest from the lowest
+        g = subset[idx] if idx < s else idx - s
+        if idx >= s and member[g]:
+            continue
+        if masked_first and _crowded_by_masks(codes, g, masks, crowd_starts, most):
+            continue
+        order[num] = g
+        num += 1
+    if masked_first and num * FEW_LEFT_SHARE <= num_codes:
+        fit_largest = np.empty(0, np.int64)  # few codes left: their parts are counted one by one
+    else:
+        fit_largest = _screened_by_classes(subset, limits, orbit_of, classes, CLASS_SCREEN_LEAST)
+        if fit_largest.shape[0] == 0:
+            fit_largest = _screened_by_count(table, subset, solved, num_slots, limits, orbit_of)
+    candidates, num = num, 0
+    for j in range(candidates):
+        g = order[j]
+        if fit_largest.shape[0]:
+            largest = fit_largest[g]
         else:
-            g = idx - s
-            if member[g]:
-                continue
-        largest = fit_largest[g]
+            largest = _largest_fitting_part(table, g, subset, solved, num_slots, limits, orbit_of, tally)
         if largest < 0 or (largest == s and not member[g]):
             continue  # a part too large, or the guess tells nothing
-        if every and crowds.shape[0] and _crowded(table, g, crowds, crowd_starts, solved, most, tally):
+        if every and not masked_first and crowds.shape[0] and _crowded(table, g, crowds, crowd_starts, solved, most, tally):
             continue  # a part with too many rearrangements of one multiset
         order[num] = g
         largest_of[num] = largest
@@ -517,7 +341,10 @@ def _three_left_search(
             return -1, tries
         tries += 1
         g = order[i]
-        if not every and crowds.shape[0] and _crowded(table, g, crowds, crowd_starts, solved, most, tally):
+        if not every and crowds.shape[0] and (
+            _crowded_by_masks(codes, g, masks, crowd_starts, most) if masks.shape[0]
+            else _crowded(table, g, crowds, crowd_starts, solved, most, tally)
+        ):
             continue  # a part with too many rearrangements of one multiset: no guess separates it (still a try)
         row = _answers_of(table, g, subset)
         part_counts[:] = 0

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _finder_kernels
+from . import _core_kernels
 
 # Most secrets the cores of one store hold, all cores together.
 MOST_MEMBERS = 1 << 24
@@ -66,11 +66,11 @@ class CoreStore:
         """True if `subset` holds every secret of a stored set (`inside`: a False flag per code, left so)."""
         if not self.fill[0]:
             return False
-        return bool(_finder_kernels._holds_core(subset, self.members, self.starts, self.chain, self.heads, inside))
+        return bool(_core_kernels._holds_core(subset, self.members, self.starts, self.chain, self.heads, inside))
 
     def add(self, subset: np.ndarray) -> None:
         """Store `subset` (two or more secrets), making room first as `arrays` does."""
-        _finder_kernels._store_core(subset, *self.arrays())
+        _core_kernels._store_core(subset, *self.arrays())
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(members, starts, chain, heads, fill) for the kernel, with room for at least as many cores again as are held.
@@ -89,5 +89,5 @@ class CoreStore:
                 self.members[:used] = old_members[:used]
                 self.starts[:num_cores + 1] = old_starts[:num_cores + 1]
                 self.fill[:] = num_cores, used
-                _finder_kernels._index_cores(self.members, self.starts, num_cores, self.chain, self.heads)
+                _core_kernels._index_cores(self.members, self.starts, num_cores, self.chain, self.heads)
         return self.members, self.starts, self.chain, self.heads, self.fill

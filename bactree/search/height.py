@@ -30,7 +30,7 @@ import numpy as np
 from .. import _kernels as _code_kernels
 from ..codes import answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, solved_slot
 from ..game import Answer, Game
-from . import _finder_kernels, _height_kernels, _partition_kernels, _separator_kernels
+from . import _crowd_kernels, _finder_kernels, _height_kernels, _partition_kernels, _separator_kernels
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms, _stabiliser
 from .class_caps import ClassCaps
 from .cores import CoreStore
@@ -129,10 +129,11 @@ class Solver:
         self._screens: list[ClassScreen] = []  # the sets being decided with four guesses left, innermost last
 
     @cached_property
-    def arrangements(self) -> tuple[np.ndarray, int]:
-        """(each code's multiset of symbols, numbered; the length n) for the three-left kernel: more than n
-        rearrangements of one multiset in a part leave it with no separator (`_finder_kernels._crowds`)."""
-        return multiset_of(self.game).astype(np.int64), self.game.length
+    def arrangements(self) -> tuple[np.ndarray, int, np.ndarray, int]:
+        """(each code's multiset of symbols, numbered; the length n; every code's symbols; the alphabet's size) for
+        the three-left kernel: more than n rearrangements of one multiset in a part leave it with no separator
+        (`_crowd_kernels`)."""
+        return multiset_of(self.game).astype(np.int64), self.game.length, self.codes, self.game.num_symbols
 
     def crowd(self, subset: np.ndarray) -> int:
         """The most secrets of `subset` that are rearrangements of one multiset of symbols."""
@@ -409,9 +410,10 @@ class Solver:
         possible = member[candidates]
         keep = (largest <= self.caps[depth - 1]) & ((largest < len(subset)) | possible)
         keep[keep] = self.class_caps.fits(candidates[keep], counts[keep], depth - 1)
-        keep[keep] = ~_finder_kernels._crowded_guesses(
-            self.table, candidates[keep], subset, self.arrangements[0], self.crowd_limit(depth - 1), self.solved,
-            self.num_slots,
+        multiset_ids, _, codes, num_symbols = self.arrangements
+        keep[keep] = ~_crowd_kernels._crowded_guesses(
+            self.table, candidates[keep], subset, multiset_ids, codes, num_symbols, self.crowd_limit(depth - 1),
+            self.solved, self.num_slots,
         )
         order = np.lexsort((candidates[keep], ~possible[keep], largest[keep]))
         return candidates[keep][order]
