@@ -7,7 +7,7 @@ against the same searches with the bound switched off.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 
 import numpy as np
 import pytest
@@ -22,6 +22,7 @@ from bactree.search._crowd_kernels import (
 )
 from bactree.search._finder_kernels import _three_left_search
 from bactree.search.cores import CoreStore
+from bactree.search.crowds import crowd_limits
 from bactree.search.screens import NO_CLASSES
 
 TINY_GAMES = [Game(3, "0123", False), Game(3, "012345", False), Game(3, "1234", True)]
@@ -54,6 +55,47 @@ def test_more_rearrangements_than_the_limit_are_never_solved(game):
                 fits_within(game, frozenset(rng.choice(group, game.length, replace=False).tolist()), 2) for _ in range(20)
             )
     assert met
+
+
+def _crowd_limits_reference(game: Game, most_depth: int) -> list[int]:
+    """L(d) for d = 0 to `most_depth` by the recursion of `bactree.search.crowds`, over every multiset of the
+    game (not one per shape), its bulls counted code by code."""
+    groups = defaultdict(list)
+    for code in game.codes:
+        groups[_multiset(code)].append(code)
+    n = game.length
+    limits = [min(depth, 1) for depth in range(most_depth + 1)]
+    for group in groups.values():
+        counts = [
+            [sum(1 for x in group if sum(a == b for a, b in zip(guess, x)) == bulls) for bulls in range(n + 1)]
+            for guess in game.codes
+        ]
+        level = 1
+        for depth in range(2, most_depth + 1):
+            level = max(sum(min(level, count) for count in row[:n]) + row[n] for row in counts)
+            limits[depth] = max(limits[depth], level)
+    return limits
+
+
+@pytest.mark.parametrize("game", TINY_GAMES + [Game(4, "123456", True)], ids=str)
+def test_crowd_limits_match_a_plain_count(game):
+    """`Solver.crowd_limit` against the recursion counted over every multiset, to a depth past where it stops
+    growing, and never above n ** (depth - 1)."""
+    solver = SOLVERS[game]
+    expected = _crowd_limits_reference(game, 6)
+    assert [solver.crowd_limit(depth) for depth in range(7)] == expected
+    assert all(limit <= game.length ** (depth - 1) for depth, limit in enumerate(expected) if depth)
+
+
+def test_the_crowd_limits_of_5_of_10():
+    """5 of 10: 1, 5, 21, 73, then all 120 rearrangements. By hand: to a guess that is one of them, 44, 45, 20
+    and 10 of the other 119 give 0 to 3 bulls (derangements, one fixed point, two, three), so three guesses solve
+    4 * 5 + 1 and four 21 + 21 + 20 + 10 + 1; other guesses do no better (a guess sharing 4 symbols gives 3 bulls
+    to 4 of them and 4 bulls to 1)."""
+    game = Game(5, "0123456789", False)
+    codes = np.array([[int(c) for c in code] for code in game.codes], np.uint8)
+    multisets = {m: i for i, m in enumerate(sorted({_multiset(code) for code in game.codes}))}
+    assert crowd_limits(codes, np.array([multisets[_multiset(code)] for code in game.codes])) == [0, 1, 5, 21, 73, 120]
 
 
 def _crowded_reference(game: Game, subset: np.ndarray, guess: int, most: int) -> bool:

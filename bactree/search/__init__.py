@@ -10,6 +10,7 @@
     finder      `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
     refutations `RefutationStore`: sets refuted within d guesses, found again in any image under symmetry
     cores       `CoreStore`: least sets no guess separates, kept for every three-left search of a solver
+    crowds      `crowd_limits`: the most rearrangements of one multiset of symbols that d guesses solve
     screens     `ClassScreen`: a set's answer classes as bit masks, to screen its parts' guesses
     memo_store  the cost search's slow-won values of sets on disk, so a long exact build resumes from them
     _partition_kernels  numba kernels of how a guess splits a set (parts, labels, counts)

@@ -34,6 +34,7 @@ from . import _crowd_kernels, _finder_kernels, _height_kernels, _partition_kerne
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms, _stabiliser
 from .class_caps import ClassCaps
 from .cores import CoreStore
+from .crowds import crowd_limits
 from .screens import NO_CLASSES, ClassScreen
 from .refutations import RefutationStore
 
@@ -130,25 +131,24 @@ class Solver:
 
     @cached_property
     def arrangements(self) -> tuple[np.ndarray, int, np.ndarray, int]:
-        """(each code's multiset of symbols, numbered; the length n; every code's symbols; the alphabet's size) for
-        the three-left kernel: more than n rearrangements of one multiset in a part leave it with no separator
-        (`_crowd_kernels`)."""
-        return multiset_of(self.game).astype(np.int64), self.game.length, self.codes, self.game.num_symbols
+        """(each code's multiset of symbols, numbered; `crowd_limit(2)`; every code's symbols; the alphabet's size)
+        for the three-left kernel: more than `crowd_limit(2)` rearrangements of one multiset in a part leave it with
+        no separator (`_crowd_kernels`)."""
+        return multiset_of(self.game).astype(np.int64), self.crowd_limit(2), self.codes, self.game.num_symbols
 
     def crowd(self, subset: np.ndarray) -> int:
         """The most secrets of `subset` that are rearrangements of one multiset of symbols."""
         return int(np.bincount(self.arrangements[0][subset]).max())
 
-    def crowd_limit(self, depth: int) -> int:
-        """The most rearrangements of one multiset of symbols that `depth` guesses solve: n ** (depth - 1).
+    @cached_property
+    def _crowd_limits(self) -> list[int]:
+        return crowd_limits(self.codes, multiset_of(self.game))
 
-        Bulls alone tell such secrets apart (they share as many symbols with
-        any guess), so a guess splits them into at most n answers, all-bulls
-        one of them (0 to n bulls, never n - 1 once all n symbols are
-        shared): one guess solves one of them, and each more guess at most
-        n times as many.
-        """
-        return self.game.length ** (depth - 1) if depth >= 1 else 0
+    def crowd_limit(self, depth: int) -> int:
+        """The most rearrangements of one multiset of symbols that `depth` guesses solve (`crowds.crowd_limits`:
+        at most n ** (depth - 1), since bulls alone tell them apart; fewer where few of them have many bulls)."""
+        limits = self._crowd_limits
+        return limits[min(max(depth, 0), len(limits) - 1)]
 
     @cached_property
     def grouped(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -1,0 +1,54 @@
+"""Crowd limits: the most rearrangements of one multiset of symbols that d guesses solve, counted per game.
+
+Rearrangements of one multiset share as many symbols with any guess, so
+a guess splits them by bulls alone: the ones with b bulls share one
+answer, and a tree of d guesses must solve each such part within d - 1.
+So if L(d - 1) bounds what d - 1 guesses solve of them, a first guess g
+solves at most
+
+    sum over b < n of min(L(d - 1), A(g, b)),  plus 1 if g is one of them,
+
+where A(g, b) is how many of the rearrangements give g exactly b bulls,
+and L(d) is the most of that over every code g (L(1) = 1: one guess finds
+only itself). That holds in any tree, hard mode too, and for any set the
+rearrangements sit in, since the other secrets only make parts larger.
+Bounding every A by the group's size gives the plain n^(d-1); counting
+A tightens it where few rearrangements have many bulls: for 5 of 10,
+L = 1, 5, 21, 73, 120 against 1, 5, 25, 125. Both limits are the same
+number for every multiset of a shape (its symbols' repeat counts), since
+relabelling symbols maps the game onto itself; the game's limit is the
+largest over its shapes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def crowd_limits(codes: np.ndarray, multiset_of: np.ndarray) -> list[int]:
+    """[L(0), L(1), ...] for the game whose codes are `codes` (a row of symbols each) and `multiset_of` each
+    code's multiset, numbered (`bactree.codes.multiset_of`), up to the depth from which L no longer grows: the
+    last entry holds for every deeper one. L(0) = 0."""
+    n = codes.shape[1]
+    per_shape = []
+    for members in _one_multiset_per_shape(codes, multiset_of):
+        bulls = (codes[:, None, :] == codes[members][None, :, :]).sum(axis=2, dtype=np.int8)  # code x member
+        counts = np.stack([(bulls == b).sum(axis=1) for b in range(n + 1)], axis=1)  # A(g, b)
+        levels = [0, 1]
+        while True:  # L never shrinks and never passes the group's size, so this ends
+            level = int((np.minimum(counts[:, :n], levels[-1]).sum(axis=1) + counts[:, n]).max())
+            if level == levels[-1]:
+                break
+            levels.append(level)
+        per_shape.append(levels)
+    deepest = max(len(levels) for levels in per_shape)
+    return [max(levels[min(depth, len(levels) - 1)] for levels in per_shape) for depth in range(deepest)]
+
+
+def _one_multiset_per_shape(codes: np.ndarray, multiset_of: np.ndarray) -> list[np.ndarray]:
+    """The code indices of one multiset of each shape (the sorted counts of its symbols' repeats)."""
+    first: dict[tuple[int, ...], int] = {}
+    for index in np.unique(multiset_of, return_index=True)[1]:
+        shape = tuple(sorted(np.unique(codes[index], return_counts=True)[1].tolist()))
+        first.setdefault(shape, int(multiset_of[index]))
+    return [np.flatnonzero(multiset_of == multiset) for multiset in first.values()]
