@@ -18,7 +18,7 @@ from naive_search import fits_within, parts
 from bactree.game import Game
 from bactree.search import Solver
 from bactree.search._crowd_kernels import (
-    MASK_MEMBERS_MOST, _crowd_masks, _crowded, _crowded_by_masks, _crowded_guesses, _crowds,
+    MASK_MEMBERS_MOST, _crowd_masks, _crowded, _crowded_guesses, _crowded_in_planes, _crowds,
 )
 from bactree.search._finder_kernels import _three_left_search
 from bactree.search.cores import CoreStore
@@ -125,12 +125,13 @@ def test_crowded_guesses_match_a_plain_split(game, seed, most):
     counts = Counter(_multiset(game.codes[i]) for i in subset)
     assert sorted(game.codes[i] for i in crowds) == sorted(game.codes[i] for i in subset if counts[_multiset(game.codes[i])] > most)
     assert len(starts) - 1 == sum(1 for c in counts.values() if c > most)
-    # Both ways of telling, one by one: reading the table, and the groups' bit masks (no group here passes 64).
+    # Above, the bulls totals first, then the bit planes; here one by one, reading the table, and the bit planes
+    # alone (no group here passes 64 members).
     masks = _crowd_masks(codes, num_symbols, crowds, starts)
     tally = np.zeros(solver.num_slots, np.int64)
     for guess, expected in zip(guesses, crowded.tolist()):
         assert _crowded(solver.table, guess, crowds, starts, solver.solved, most, tally) == expected
-        assert not len(crowds) or _crowded_by_masks(codes, guess, masks, starts, most) == expected
+        assert not len(crowds) or _crowded_in_planes(codes, guess, masks, starts, most) == expected
     assert not tally.any()
 
 

@@ -104,8 +104,49 @@ def _crowd_masks(codes, num_symbols, crowds, starts):
 
 
 @njit(cache=True)
-def _crowded_by_masks(codes, guess, masks, starts, most):
-    """`_crowded` from the groups' bit masks (`_crowd_masks`, with at least one group): no read of the table.
+def _crowd_sums(masks, starts, most):
+    """(sums, low, high) for the widest group of `masks` (`_crowd_masks`, with at least one group): sums[p, symbol]
+    how many of its members have `symbol` at position p, and the least and the most total bulls a guess can give
+    its members while leaving no part with more than `most` of them.
+
+    A guess's total is the sum of sums[p, its symbol at p]; with at most
+    `most` members at each bulls value short of n (and the guess itself at
+    n), the total lies between the members packed from 0 bulls up and from
+    n down. A total outside that range is a crowded part, found with n
+    reads of a small table instead of the masks' bit planes.
+    """
+    num, n, num_symbols = masks.shape
+    widest = 0
+    for c in range(num):
+        if starts[c + 1] - starts[c] > starts[widest + 1] - starts[widest]:
+            widest = c
+    sums = np.zeros((n, num_symbols), np.int64)
+    for p in range(n):
+        for symbol in range(num_symbols):
+            sums[p, symbol] = _bit_count(masks[widest, p, symbol])
+    members = starts[widest + 1] - starts[widest]
+    low = 0
+    left = members
+    for bulls in range(n):
+        take = min(most, left)
+        low += take * bulls
+        left -= take
+    if left == 1:
+        low += n  # the guess itself
+    elif left > 1:
+        low = n * members + 1  # more than every bulls value holds: every guess crowds it
+    high = n if members else 0
+    left = members - 1
+    for bulls in range(n - 1, -1, -1):
+        take = min(most, left)
+        high += take * bulls
+        left -= take
+    return sums, low, high
+
+
+@njit(cache=True)
+def _crowded_in_planes(codes, guess, masks, starts, most):
+    """True if `guess` leaves a part with more than `most` members of one group of `masks` (`_crowd_masks`).
 
     Each member's bulls on `guess` is the number of positions where its mask
     for the guess's symbol has its bit, summed for all members at once in
@@ -132,18 +173,55 @@ def _crowded_by_masks(codes, guess, masks, starts, most):
 
 
 @njit(cache=True)
+def _uncrowded_guesses(codes, subset, member, hard, masks, starts, most, order):
+    """The guesses of a three-left search that leave no crowded part, in its order (codes of `subset` first, then
+    the rest from the lowest; `member` flags `subset`'s codes; in `hard` mode its codes alone), put in `order`:
+    how many. `masks` has at least one group (`_crowd_masks`).
+
+    Each code's total on the widest group (`_crowd_sums`) is read here, not
+    in a function of its own: a call per code passing arrays costs two
+    reference counts an array, more than the test.
+    """
+    sums, low, high = _crowd_sums(masks, starts, most)
+    n = codes.shape[1]
+    s = subset.shape[0]
+    num = 0
+    for idx in range(s + (0 if hard else codes.shape[0])):
+        g = subset[idx] if idx < s else idx - s
+        if idx >= s and member[g]:
+            continue
+        total = 0
+        for p in range(n):
+            total += sums[p, codes[g, p]]
+        if total < low or total > high or _crowded_in_planes(codes, g, masks, starts, most):
+            continue
+        order[num] = g
+        num += 1
+    return num
+
+
+@njit(cache=True)
 def _crowded_guesses(table, guesses, subset, multiset_of, codes, num_symbols, most, solved, num_slots):
     """Per guess of `guesses`, True if it leaves a part of `subset` holding more than `most` rearrangements of one
-    multiset of symbols (`_crowds`)."""
+    multiset of symbols (`_crowds`): from the crowds' masks where they fit, else from the table."""
     crowds, starts = _crowds(subset, multiset_of, most)
     crowded = np.zeros(guesses.shape[0], np.bool_)
     if crowds.shape[0] == 0:
         return crowded
     masks = _crowd_masks(codes, num_symbols, crowds, starts)
-    tally = np.zeros(num_slots, np.int64)
-    for j in range(guesses.shape[0]):
-        if masks.shape[0]:
-            crowded[j] = _crowded_by_masks(codes, guesses[j], masks, starts, most)
-        else:
+    if masks.shape[0] == 0:
+        tally = np.zeros(num_slots, np.int64)
+        for j in range(guesses.shape[0]):
             crowded[j] = _crowded(table, guesses[j], crowds, starts, solved, most, tally)
+        return crowded
+    member = np.zeros(0, np.bool_)
+    order = np.empty(guesses.shape[0], np.int64)
+    kept = _uncrowded_guesses(codes, guesses, member, True, masks, starts, most, order)
+    crowded[:] = True
+    j = 0
+    for i in range(kept):  # `order` keeps the guesses' order: find each kept one's place
+        while guesses[j] != order[i]:
+            j += 1
+        crowded[j] = False
+        j += 1
     return crowded

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ._core_kernels import _holds_core, _least_core, _store_core
-from ._crowd_kernels import _crowd_masks, _crowded, _crowded_by_masks, _crowds
+from ._crowd_kernels import _crowd_masks, _crowded, _crowded_in_planes, _crowds, _uncrowded_guesses
 from ._partition_kernels import _answers_of, _equal_hashes, _mix64, _same_partition
 from ._separator_kernels import _bit_count, _separating_guess, _separators
 
@@ -257,15 +257,16 @@ def _three_left_search(
     masked_first = every and masks.shape[0] > 0  # crowds ruled out first, from their masks: no read of the table
     order = np.empty(num_codes, np.int64)
     largest_of = np.empty(num_codes, np.int64)
-    num = 0
-    for idx in range(s + (0 if hard else num_codes)):  # codes of `subset` first, then the rest from the lowest
-        g = subset[idx] if idx < s else idx - s
-        if idx >= s and member[g]:
-            continue
-        if masked_first and _crowded_by_masks(codes, g, masks, crowd_starts, most):
-            continue
-        order[num] = g
-        num += 1
+    if masked_first:
+        num = _uncrowded_guesses(codes, subset, member, hard, masks, crowd_starts, most, order)
+    else:
+        num = 0
+        for idx in range(s + (0 if hard else num_codes)):  # codes of `subset` first, then the rest from the lowest
+            g = subset[idx] if idx < s else idx - s
+            if idx >= s and member[g]:
+                continue
+            order[num] = g
+            num += 1
     if masked_first and num * FEW_LEFT_SHARE <= num_codes:
         fit_largest = np.empty(0, np.int64)  # few codes left: their parts are counted one by one
     else:
@@ -342,7 +343,7 @@ def _three_left_search(
         tries += 1
         g = order[i]
         if not every and crowds.shape[0] and (
-            _crowded_by_masks(codes, g, masks, crowd_starts, most) if masks.shape[0]
+            _crowded_in_planes(codes, g, masks, crowd_starts, most) if masks.shape[0]
             else _crowded(table, g, crowds, crowd_starts, solved, most, tally)
         ):
             continue  # a part with too many rearrangements of one multiset: no guess separates it (still a try)
