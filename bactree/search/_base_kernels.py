@@ -366,13 +366,13 @@ def _guess_base(row, subset, solved, part_floor, counts):
     `row` is the guess's row of the table, `part_floor[answer, size]` its
     parts' floors; `counts` (one per answer, all 0) is scratch, left all 0.
     """
-    for x in subset:
-        counts[row[x]] += 1
+    for i in range(subset.shape[0]):
+        counts[row[subset[i]]] += 1
     total = 0
     largest = 0
     hit = False
-    for x in subset:
-        a = row[x]
+    for i in range(subset.shape[0]):
+        a = row[subset[i]]
         c = counts[a]
         if c == 0:
             continue  # this answer's part is summed already

@@ -27,8 +27,8 @@ def _set_key(subset, depth):
     """Two independent 64-bit hashes of a sorted set and a depth: the memo key (collisions ~2**-128)."""
     h1 = np.uint64(1469598103934665603)
     h2 = np.uint64(depth) * np.uint64(0x9E3779B97F4A7C15)
-    for x in subset:
-        v = np.uint64(x) + np.uint64(1)
+    for i in range(subset.shape[0]):
+        v = np.uint64(subset[i]) + np.uint64(1)
         h1 = (h1 ^ v) * np.uint64(1099511628211)
         z = h2 + v * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(31))) * np.uint64(0x94D049BB133111EB)
@@ -103,10 +103,12 @@ def _memo_bound(subset, depth, floor, exact, lower):
 def _keyed_bound(key, size, depth, floor, exact, lower):
     """`_memo_bound` of a set of `size` secrets (3 or more) whose memo key is `key`, already made."""
     least = _floor_of(floor, depth, size)
-    if key in exact:
-        return exact[key], True
-    if key in lower:
-        return max(least, lower[key]), True
+    value = exact.get(key, -1)  # one look-up each (values are never negative), not `in` and then `[]`
+    if value >= 0:
+        return value, True
+    value = lower.get(key, -1)
+    if value >= 0:
+        return max(least, value), True
     return least, False
 
 
@@ -232,7 +234,8 @@ def _open_guess_into(
         num_parts += 1
     part_floor = _floor_at(class_floor, depth)[orbit_of[guess]]
     raised = 0
-    for a in slots[:num_parts]:
+    for i in range(num_parts):
+        a = slots[i]
         c = counts[a]
         known[a] = part_floor[a, c]
         is_open[a] = False  # a part of 3 to `kernel_max` the memo does not hold, by its key in `open_keys`
@@ -250,7 +253,8 @@ def _open_guess_into(
         # no scan of them (`_own_split_bound`): on Mastermind 4x7 most guesses ruled out are ruled out so. Pass 1 raises
         # the bounds to `_split_bound`'s, which are at least these and are remembered, while the guess is still in reach.
         for scan in range(2):
-            for a in slots[1:num_parts]:
+            for i in range(1, num_parts):
+                a = slots[i]
                 if raised >= room:
                     break
                 if not is_open[a]:

@@ -54,9 +54,10 @@ def _split_into(row, subset, ordered, starts, counts):
     `starts[a + 1]` ends at the part's start, then moved down one slot.
     """
     num_slots = counts.shape[0]
-    counts[:] = 0
-    for x in subset:
-        counts[row[x]] += 1
+    for a in range(num_slots):
+        counts[a] = 0
+    for i in range(subset.shape[0]):
+        counts[row[subset[i]]] += 1
     starts[0] = 0
     for a in range(num_slots):
         starts[a + 1] = starts[a] + counts[a]
@@ -331,11 +332,12 @@ def _most_answers(table, subset, solved, hard, branching, grouped):
 def _own_most_answers(table, subset, solved_bit):
     """The most `_mask_score` on `subset` of its own codes as guesses (|subset|**2 lookups)."""
     most = 0
-    for g in subset:
-        row = table[g]
+    s = subset.shape[0]
+    for i in range(s):  # indices, not `for g in subset`: an iterator, like a row view, costs two reference counts
+        g = subset[i]
         mask = np.uint64(0)
-        for x in subset:
-            mask |= np.uint64(1) << np.uint64(row[x])
+        for j in range(s):
+            mask |= np.uint64(1) << np.uint64(table[g, subset[j]])
         most = max(most, _mask_score(mask, solved_bit))
     return most
 

@@ -85,16 +85,18 @@ def _unused_symbols(used):
 
 
 @njit(cache=True)
-def _image(code, perm, symbol_map, unused, image, relabel):
-    """Write into `image` the least code that the element (`perm`, `symbol_map`) sends `code` to.
+def _image(codes, ci, perms, e, maps, unused, image, relabel):
+    """Write into `image` the least code that the element (`perms[e]`, `maps[e]`) sends `codes[ci]` to.
 
     Symbols the map leaves at -1 may be relabelled freely among the `unused`
     ones: in order of first appearance, to the least of them. `relabel` is
-    scratch, all -1 before and after.
+    scratch, all -1 before and after. Rows are read by index, not passed as
+    views: a view made per call costs two reference counts.
     """
-    n = code.shape[0]
+    n = codes.shape[1]
     for i in range(n):
-        image[perm[i]] = symbol_map[code[i]] if symbol_map[code[i]] >= 0 else -1 - code[i]
+        symbol = codes[ci, i]
+        image[perms[e, i]] = maps[e, symbol] if maps[e, symbol] >= 0 else -1 - symbol
     next_free = 0
     for i in range(n):
         if image[i] < 0:
@@ -108,11 +110,11 @@ def _image(code, perm, symbol_map, unused, image, relabel):
 
 
 @njit(cache=True)
-def _before(a, b):
-    """True when code `a` comes before code `b` (lexicographic order of symbols)."""
+def _before(a, codes, ci):
+    """True when code `a` comes before the code `codes[ci]` (lexicographic order of symbols)."""
     for i in range(a.shape[0]):
-        if a[i] != b[i]:
-            return a[i] < b[i]
+        if a[i] != codes[ci, i]:
+            return a[i] < codes[ci, i]
     return False
 
 
@@ -133,8 +135,8 @@ def _least_in_orbits(codes, group_perms, maps, used):
     relabel = np.full(used.shape[0], -1, np.int64)
     for ci in range(num_codes):
         for e in range(group_perms.shape[0]):
-            _image(codes[ci], group_perms[e], maps[e], unused, image, relabel)
-            if _before(image, codes[ci]):
+            _image(codes, ci, group_perms, e, maps, unused, image, relabel)
+            if _before(image, codes, ci):
                 mask[ci] = False
                 break
     return mask
@@ -154,8 +156,8 @@ def _least_images(codes, group_perms, maps, used):
     relabel = np.full(used.shape[0], -1, np.int64)
     for ci in range(num_codes):
         for e in range(group_perms.shape[0]):
-            _image(codes[ci], group_perms[e], maps[e], unused, image, relabel)
-            if _before(image, least[ci]):
+            _image(codes, ci, group_perms, e, maps, unused, image, relabel)
+            if _before(image, least, ci):
                 least[ci] = image
     return least
 
