@@ -3,19 +3,24 @@
 Rearrangements of one multiset share as many symbols with any guess, so a
 guess splits them by bulls alone: into at most n answers (0 to n bulls,
 never n - 1 once all n symbols are shared). So a part holding more than n
-of them has no separator, and d guesses solve at most n^(d-1) of them
-(`Solver.crowd_limit`). The three-left kernel (`_finder_kernels`) and
-`Solver.ordered_guesses` drop the guesses that leave such a part.
+of them has no separator, and d guesses solve at most n^(d-1) of them,
+fewer as `crowds.crowd_limits` counts (`Solver.crowd_limit`). The
+three-left kernel (`_finder_kernels`) and `Solver.ordered_guesses` drop
+the guesses that leave a part past the limit.
 
-Whether a guess does is read from bit masks of each crowd's members
-(`_crowd_masks`: per position and symbol, the members holding that symbol
-there), without a read of the answer table: a guess's bulls on every
-member at once are the sum of n masks, added bit-sliced, and a part too
-large is a count of one bulls value past the limit. On the sets of a 5 of
-10 refutation with three guesses left, where crowds make most of a set,
-that rules out every code but a handful in about a third of a millisecond
-(against about ten by reading the table), so the kernel counts the parts
-of those few codes alone (see the docs' notes, session 36).
+Whether a guess does is read without the answer table. First its total
+bulls on the widest crowd, from a small table of how many members hold
+each symbol at each position, against the least and most totals that
+leave no part past the limit (`_crowd_sums`); then bit masks of each
+crowd's members (`_crowd_masks`: per position and symbol, the members
+holding that symbol there): a guess's bulls on every member at once are
+the sum of n masks, added bit-sliced, and a part too large is a count of
+one bulls value past the limit (`_crowded_in_planes`). On the sets of a
+5 of 10 refutation with three guesses left, where crowds make most of a
+set, that rules out every code but a handful in about a tenth of a
+millisecond (against about ten by reading the table), so the kernel
+counts the parts of those few codes alone (see the docs' notes, session
+36).
 """
 
 from __future__ import annotations
