@@ -84,6 +84,8 @@ def test_crowd_limits_match_a_plain_count(game):
     solver = SOLVERS[game]
     expected = _crowd_limits_reference(game, 6)
     assert [solver.crowd_limit(depth) for depth in range(7)] == expected
+    codes, multiset_of = solver.codes, solver.arrangements[0]
+    assert crowd_limits(codes, multiset_of, cells=1) == crowd_limits(codes, multiset_of)  # one member at a time
     assert all(limit <= game.length ** (depth - 1) for depth, limit in enumerate(expected) if depth)
 
 

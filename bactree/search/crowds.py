@@ -25,15 +25,25 @@ from __future__ import annotations
 import numpy as np
 
 
-def crowd_limits(codes: np.ndarray, multiset_of: np.ndarray) -> list[int]:
+# Most cells (codes x members x positions) compared at once: members go in chunks, so that games whose
+# multisets have thousands of rearrangements (8 of 8: 40,320) stay within about 32 MB here.
+COMPARED_CELLS = 1 << 25
+
+
+def crowd_limits(codes: np.ndarray, multiset_of: np.ndarray, cells: int = COMPARED_CELLS) -> list[int]:
     """[L(0), L(1), ...] for the game whose codes are `codes` (a row of symbols each) and `multiset_of` each
     code's multiset, numbered (`bactree.codes.multiset_of`), up to the depth from which L no longer grows: the
-    last entry holds for every deeper one. L(0) = 0."""
-    n = codes.shape[1]
+    last entry holds for every deeper one. L(0) = 0. `cells`: see `COMPARED_CELLS`."""
+    num_codes, n = codes.shape
+    step = max(1, cells // (num_codes * n))
     per_shape = []
     for members in _one_multiset_per_shape(codes, multiset_of):
-        bulls = (codes[:, None, :] == codes[members][None, :, :]).sum(axis=2, dtype=np.int8)  # code x member
-        counts = np.stack([(bulls == b).sum(axis=1) for b in range(n + 1)], axis=1)  # A(g, b)
+        counts = np.zeros((num_codes, n + 1), np.int64)  # A(g, b)
+        for begin in range(0, len(members), step):
+            chunk = codes[members[begin : begin + step]]
+            bulls = (codes[:, None, :] == chunk[None, :, :]).sum(axis=2, dtype=np.int8)  # code x member
+            for b in range(n + 1):
+                counts[:, b] += (bulls == b).sum(axis=1)
         levels = [0, 1]
         while True:  # L never shrinks and never passes the group's size, so this ends
             level = int((np.minimum(counts[:, :n], levels[-1]).sum(axis=1) + counts[:, n]).max())
