@@ -40,7 +40,7 @@ def _crowds(subset, multiset_of, most):
     """The secrets of `subset` that are rearrangements of one multiset of symbols with more than `most` of them,
     grouped by multiset: (secrets, where each group starts, one more entry than groups).
 
-    `most` is n for a part to be separated, n^(d-1) for d guesses to solve it.
+    `most` is `Solver.crowd_limit(2)` (n) for a part to be separated, `crowd_limit(d)` for d guesses to solve it.
     """
     k = subset.shape[0]
     ids = np.empty(k, np.int64)

@@ -12,12 +12,12 @@ where A(g, b) is how many of the rearrangements give g exactly b bulls,
 and L(d) is the most of that over every code g (L(1) = 1: one guess finds
 only itself). That holds in any tree, hard mode too, and for any set the
 rearrangements sit in, since the other secrets only make parts larger.
-Bounding every A by the group's size gives the plain n^(d-1); counting
-A tightens it where few rearrangements have many bulls: for 5 of 10,
-L = 1, 5, 21, 73, 120 against 1, 5, 25, 125. Both limits are the same
-number for every multiset of a shape (its symbols' repeat counts), since
-relabelling symbols maps the game onto itself; the game's limit is the
-largest over its shapes.
+Taking every minimum as L(d - 1), over the n bulls values, gives the
+plain n^(d-1); counting A tightens it where few rearrangements have many
+bulls: for 5 of 10, L = 1, 5, 21, 73, 120 against 1, 5, 25, 125. L is
+the same for every multiset of a shape (its symbols' repeat counts),
+since relabelling symbols maps the game onto itself; the game's limit is
+the largest over its shapes.
 """
 
 from __future__ import annotations
