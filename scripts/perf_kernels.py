@@ -2,7 +2,7 @@
 
 Usage: python scripts/perf_kernels.py [--game G] [-n LENGTH] [--symbols S] [--objective O] [--budget B]
                                       [--second-guess ANSWER,GUESS --bound B --seconds S] [--height PATH --left D]
-                                      [--frequency HZ] [--top K]
+                                      [--frequency HZ] [--top K] [--nrt-callers]
 
 cProfile (`scripts/profile_build.py`) sees a kernel only where Python
 calls it: one line for `_screen_guesses`, whatever it calls inside. perf
@@ -24,6 +24,14 @@ PATH` it samples a least-height decision: whether the set PATH leaves (as
 for a pair of a refutation of 5 of 10 in 7) has a tree within `--left`
 guesses.
 
+With `--nrt-callers` it also says which functions make numba's reference
+counts (`NRT_incref`, `NRT_decref`: an atomic operation each, made by
+array views, iterators over arrays and some calls). perf's call graphs
+cannot walk numba's frames, but these two are leaves, so the word on top
+of the stack when a sample lands in them is the caller's return address:
+the script records 64 bytes of user stack a sample (`--call-graph
+dwarf,64`) and reads that word from `perf report -D`'s dump.
+
 Needs perf (Debian package linux-perf) and a kernel that lets it sample
 (`/proc/sys/kernel/perf_event_paranoid` at most 2 for one's own process).
 Figures are samples, not seconds: compare shares within one run.
@@ -32,6 +40,7 @@ Figures are samples, not seconds: compare shares within one run.
 from __future__ import annotations
 
 import argparse
+import bisect
 import os
 import re
 import shutil
@@ -41,6 +50,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Iterable
 
 from numba.core import codegen
 from numba.core.registry import CPUDispatcher
@@ -146,6 +157,40 @@ def perf_report(data: str, top: int) -> list[tuple[float, str]]:
     return rows[:top]
 
 
+def refcount_callers(dump: Iterable[str], map_lines: list[str]) -> tuple[int, int, Counter]:
+    """(samples, samples in the reference counts, their callers by name) from `perf report -D` lines of a record with
+    a user stack a sample, and the map's `START SIZE NAME` lines: a caller is the function holding the return address,
+    the first word after the stack's 8-byte size at its `ustack` offset of the sample's dump."""
+    spans = sorted((int(start, 16), int(size, 16), name) for start, size, name in (l.split(" ", 2) for l in map_lines))
+    starts = [start for start, _, _ in spans]
+
+    def name_at(address: int) -> str | None:
+        i = bisect.bisect_right(starts, address) - 1
+        return spans[i][2] if i >= 0 and address < spans[i][0] + spans[i][1] else None
+
+    record, sample, samples, counted, callers = bytearray(), None, 0, 0, Counter()
+    for line in dump:
+        hex_line = re.match(r"^\.\s+([0-9a-f]{4}):\s+((?:[0-9a-f]{2} )+)", line)
+        if hex_line:
+            if int(hex_line.group(1), 16) == 0:
+                record = bytearray()
+            record += bytes.fromhex(hex_line.group(2).replace(" ", ""))
+            continue
+        header = re.search(r"PERF_RECORD_SAMPLE\(IP, 0x2\): \d+/\d+: (0x[0-9a-f]+)", line)
+        if header:
+            sample = (int(header.group(1), 16), bytes(record))
+            continue
+        stack = re.search(r"\.\.\. ustack: size \d+, offset (0x[0-9a-f]+)", line)
+        if stack and sample is not None:
+            (ip, data), sample = sample, None
+            samples += 1
+            if name_at(ip) in ("NRT_incref", "NRT_decref"):
+                counted += 1
+                at = int(stack.group(1), 16) + 8
+                callers[name_at(int.from_bytes(data[at : at + 8], "little")) or "?"] += 1
+    return samples, counted, callers
+
+
 def second_guess_task(game, second_guess: str, bound: int | None, seconds: float) -> None:
     """The least total of the part the game's first code leaves with an answer, a second guess fixed (a split build's
     task), until `seconds` of wall have passed."""
@@ -194,6 +239,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--left", type=int, default=4, help="with --height: the guesses left (default: 4)")
     parser.add_argument("--frequency", type=int, default=499, help="samples a second")
     parser.add_argument("--top", type=int, default=20)
+    parser.add_argument("--nrt-callers", action="store_true", help="also name the callers of numba's reference counts")
     args = parser.parse_args(argv)
     if shutil.which("perf") is None:
         sys.exit("perf_kernels: perf is not installed (Debian package linux-perf)")
@@ -206,7 +252,8 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         data = os.path.join(scratch, "perf.data")
         recorder = subprocess.Popen(
-            ["perf", "record", "-F", str(args.frequency), "-p", str(os.getpid()), "-o", data],
+            ["perf", "record", *(["--call-graph", "dwarf,64"] if args.nrt_callers else []), "-F", str(args.frequency),
+             "-p", str(os.getpid()), "-o", data],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
         time.sleep(0.5)  # perf attaches
@@ -228,12 +275,20 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(f"perf_kernels: perf record failed: {errors.strip().splitlines()[-1] if errors.strip() else recorder.returncode}")
         try:
             rows = perf_report(data, args.top)
+            if args.nrt_callers:
+                with subprocess.Popen(["perf", "report", "-D", "-i", data], stdout=subprocess.PIPE, text=True,
+                                      stderr=subprocess.DEVNULL) as dump:
+                    samples, counted, callers = refcount_callers(dump.stdout, lines)
         finally:
             os.remove(jit_map)
     what = f"height within {args.left} after {args.height}" if args.height is not None else args.objective
     print(f"{game} {what}: {seconds:.2f} s of CPU sampled, {len(lines)} compiled functions mapped")
     for share, name in rows:
         print(f"  {share:6.2f}%  {name}")
+    if args.nrt_callers:
+        print(f"reference counts: {counted} of {samples} samples, made by")
+        for name, count in callers.most_common(args.top):
+            print(f"  {count:6d}  {name}")
 
 
 if __name__ == "__main__":

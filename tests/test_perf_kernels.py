@@ -86,3 +86,31 @@ def test_a_height_decision_reads_its_path_and_its_guesses_left(capsys: pytest.Ca
     assert capsys.readouterr().out.splitlines() == [
         "0123/0B2C: 252 secrets, no tree within 4", "0123/0B2C: 252 secrets, a tree within 5",
     ]
+
+
+def _dumped(record: bytes, ip: int, stack_offset: int) -> list[str]:
+    """One sample as `perf report -D` prints it: the record's bytes in hex, 16 a line, then the decoded fields."""
+    lines = [
+        f".  {at:04x}:  " + " ".join(f"{byte:02x}" for byte in record[at : at + 16]) + "  ................"
+        for at in range(0, len(record), 16)
+    ]
+    return lines + [
+        f"69180012083454 0x18db8 [0x{len(record):x}]: PERF_RECORD_SAMPLE(IP, 0x2): 7/7: 0x{ip:x} period: 1 addr: 0",
+        "... user regs: mask 0xff0fff ABI 64-bit",
+        f"... ustack: size 64, offset 0x{stack_offset:x}",
+    ]
+
+
+def test_reference_count_callers_are_read_from_the_stack_dump() -> None:
+    """A sample inside NRT_incref is charged to the function its return address (the word after the stack's size)
+    falls in; a sample elsewhere only counts as a sample."""
+    script = load_script()
+    map_lines = ["1000 10 NRT_incref", "1010 20 NRT_decref", "2000 100 bactree.search.caller", "3000 80 other"]
+    offset = 0xE0
+    record = bytearray(offset + 24)
+    record[offset : offset + 8] = (64).to_bytes(8, "little")  # the dumped stack's size
+    record[offset + 8 : offset + 16] = (0x2050).to_bytes(8, "little")  # the return address on top of the stack
+    record[offset + 16 : offset + 24] = (0x3010).to_bytes(8, "little")  # a deeper word: not the caller
+    dump = _dumped(bytes(record), 0x1004, offset) + _dumped(bytes(record), 0x2010, offset)
+    samples, counted, callers = script.refcount_callers(dump, map_lines)
+    assert (samples, counted, dict(callers)) == (2, 1, {"bactree.search.caller": 1})
