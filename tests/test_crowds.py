@@ -86,6 +86,10 @@ def test_crowd_limits_match_a_plain_count(game):
     assert [solver.crowd_limit(depth) for depth in range(7)] == expected
     codes, multiset_of = solver.codes, solver.arrangements[0]
     assert crowd_limits(codes, multiset_of, cells=1) == crowd_limits(codes, multiset_of)  # one member at a time
+    widest = max(Counter(_multiset(code) for code in game.codes).values())
+    plain = [0] + [min(game.length ** (depth - 1), widest) for depth in range(1, 7)]
+    uncounted = crowd_limits(codes, multiset_of, most_cells=0)  # every shape past the budget: the plain limits
+    assert uncounted + [uncounted[-1]] * (7 - len(uncounted)) == plain
     assert all(limit <= game.length ** (depth - 1) for depth, limit in enumerate(expected) if depth)
 
 

@@ -26,18 +26,29 @@ import numpy as np
 
 
 # Most cells (codes x members x positions) compared at once: members go in chunks, so that games whose
-# multisets have thousands of rearrangements (8 of 8: 40,320) stay within about 32 MB here.
+# multisets have thousands of rearrangements stay within about 32 MB here.
 COMPARED_CELLS = 1 << 25
+# Most cells compared for one shape (about a second): past it the shape keeps the plain n^(d-1), capped by its
+# rearrangements (8 of 8, one multiset of 40,320, would take about 50 s; Mastermind 6x6's largest shape 2 s).
+MOST_CELLS = 10**8
 
 
-def crowd_limits(codes: np.ndarray, multiset_of: np.ndarray, cells: int = COMPARED_CELLS) -> list[int]:
+def crowd_limits(
+    codes: np.ndarray, multiset_of: np.ndarray, cells: int = COMPARED_CELLS, most_cells: int = MOST_CELLS
+) -> list[int]:
     """[L(0), L(1), ...] for the game whose codes are `codes` (a row of symbols each) and `multiset_of` each
     code's multiset, numbered (`bactree.codes.multiset_of`), up to the depth from which L no longer grows: the
-    last entry holds for every deeper one. L(0) = 0. `cells`: see `COMPARED_CELLS`."""
+    last entry holds for every deeper one. L(0) = 0. `cells`, `most_cells`: see `COMPARED_CELLS`, `MOST_CELLS`."""
     num_codes, n = codes.shape
     step = max(1, cells // (num_codes * n))
     per_shape = []
     for members in _one_multiset_per_shape(codes, multiset_of):
+        if num_codes * len(members) * n > most_cells:
+            levels = [0, 1]
+            while levels[-1] < len(members):
+                levels.append(min(n * levels[-1], len(members)))
+            per_shape.append(levels)
+            continue
         counts = np.zeros((num_codes, n + 1), np.int64)  # A(g, b)
         for begin in range(0, len(members), step):
             chunk = codes[members[begin : begin + step]]
