@@ -18,7 +18,7 @@ from naive_search import fits_within, parts
 from bactree.game import Game
 from bactree.search import Solver
 from bactree.search._crowd_kernels import (
-    MASK_MEMBERS_MOST, _crowd_masks, _crowded, _crowded_guesses, _crowded_in_planes, _crowds,
+    MASK_MEMBERS_MOST, _crowd_masks, _crowded, _crowded_guesses, _crowded_in_planes, _crowds, _uncrowded_guesses,
 )
 from bactree.search._finder_kernels import _three_left_search
 from bactree.search.cores import CoreStore
@@ -131,14 +131,20 @@ def test_crowded_guesses_match_a_plain_split(game, seed, most):
     counts = Counter(_multiset(game.codes[i]) for i in subset)
     assert sorted(game.codes[i] for i in crowds) == sorted(game.codes[i] for i in subset if counts[_multiset(game.codes[i])] > most)
     assert len(starts) - 1 == sum(1 for c in counts.values() if c > most)
-    # Above, the bulls totals first, then the bit planes; here one by one, reading the table, and the bit planes
-    # alone (no group here passes 64 members).
+    # One by one: reading the table, and the bit planes (no group here passes 64 members).
     masks = _crowd_masks(codes, num_symbols, crowds, starts)
     tally = np.zeros(solver.num_slots, np.int64)
     for guess, expected in zip(guesses, crowded.tolist()):
         assert _crowded(solver.table, guess, crowds, starts, solver.solved, most, tally) == expected
         assert not len(crowds) or _crowded_in_planes(codes, guess, masks, starts, most) == expected
     assert not tally.any()
+    if len(crowds):  # the three-left kernel's pass: every code, the bulls totals first, in the kernel's order
+        member = np.isin(np.arange(len(game.codes)), subset)
+        order = np.empty(len(game.codes), np.int64)
+        kept = _uncrowded_guesses(codes, subset, member, False, masks, starts, most, order)
+        every = subset.tolist() + np.flatnonzero(~member).tolist()
+        table = solver.table
+        assert order[:kept].tolist() == [g for g in every if not _crowded(table, g, crowds, starts, solver.solved, most, tally)]
 
 
 def test_crowd_masks_are_declined_past_a_word_of_members_or_seven_positions():

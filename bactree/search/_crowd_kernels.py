@@ -214,19 +214,10 @@ def _crowded_guesses(table, guesses, subset, multiset_of, codes, num_symbols, mo
     if crowds.shape[0] == 0:
         return crowded
     masks = _crowd_masks(codes, num_symbols, crowds, starts)
-    if masks.shape[0] == 0:
-        tally = np.zeros(num_slots, np.int64)
-        for j in range(guesses.shape[0]):
+    tally = np.zeros(num_slots, np.int64)
+    for j in range(guesses.shape[0]):  # once per set decided with four guesses left: not worth `_uncrowded_guesses`
+        if masks.shape[0]:
+            crowded[j] = _crowded_in_planes(codes, guesses[j], masks, starts, most)
+        else:
             crowded[j] = _crowded(table, guesses[j], crowds, starts, solved, most, tally)
-        return crowded
-    member = np.zeros(0, np.bool_)
-    order = np.empty(guesses.shape[0], np.int64)
-    kept = _uncrowded_guesses(codes, guesses, member, True, masks, starts, most, order)
-    crowded[:] = True
-    j = 0
-    for i in range(kept):  # `order` keeps the guesses' order: find each kept one's place
-        while guesses[j] != order[i]:
-            j += 1
-        crowded[j] = False
-        j += 1
     return crowded
