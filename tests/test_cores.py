@@ -99,13 +99,40 @@ def test_holds_core_is_containment(cores, parts, most):
         if len(store) > len(stored):
             stored.append(set(core.tolist()))
     inside = np.zeros(128, np.bool_)
-    members, starts, chain, heads = store.members, store.starts, store.chain, store.heads  # as the kernel last saw them
+    members, starts, chains, heads = store.members, store.starts, store.chains, store.heads  # as the kernel last saw them
     assert len(store) == len(stored)
     for picks in parts:
         part = np.array(sorted(set(picks), reverse=True), np.int64)  # any order
-        held = _holds_core(part, members, starts, chain, heads, inside)
+        held = _holds_core(part, members, starts, chains, heads, inside)
         assert held == any(core <= set(picks) for core in stored)
         assert not inside.any()
+
+
+@pytest.mark.parametrize("extra", [2, 40])
+def test_holds_core_by_pairs_and_by_walks(extra):
+    """Cores sharing a lowest secret: walked when they are fewer than the part's secrets, else found by their pairs.
+
+    Twenty cores of four secrets share the lowest, 0: parts of a core less
+    or more one secret, with `extra` random others, are under twenty
+    secrets (pairs looked up) or over (the cores walked).
+    """
+    store = CoreStore()
+    arrays = store.arrays()
+    rng = np.random.default_rng(extra)
+    stored = [{0, *rng.choice(np.arange(1, 60), 3, replace=False).tolist()} for _ in range(20)]
+    for core in stored:
+        _store_core(np.array(sorted(core), np.int64), *arrays)
+    inside = np.zeros(64, np.bool_)
+    outcomes = set()
+    for _ in range(300):
+        picks = set(stored[rng.integers(len(stored))])
+        picks.discard(int(rng.choice(sorted(picks)))) if rng.random() < 0.5 else None
+        picks |= set(rng.choice(np.arange(1, 60), extra, replace=False).tolist())
+        part = rng.permutation(sorted(picks)).astype(np.int64)
+        held = _holds_core(part, *arrays[:4], inside)
+        assert held == any(core <= picks for core in stored)
+        outcomes.add(held)
+    assert outcomes == {True, False}
 
 
 def test_a_full_store_adds_nothing_and_starts_again():

@@ -3,7 +3,7 @@
 A part that no code separates holds a least subset with no separator, its
 core (`_least_core`); every set holding a stored core has no separator
 either, so the three-left kernel (`_finder_kernels._three_left_search`)
-and `Solver.find_guess` look up cores by their two lowest secrets
+and `Solver.find_guess` look up cores by their lowest secrets
 (`_holds_core`) before they scan any code.
 
 numba's cache does not see a change to a callee in another file: after
@@ -26,42 +26,74 @@ CORE_CODES_MOST = 4096
 
 @njit(cache=True)
 def _pair_slot(first, second, mask):
-    """The slot of the core index `heads` (`mask + 1` slots) for cores whose two lowest secrets are `first` and `second`."""
+    """The slot of the pair index (`heads[0]`, `mask + 1` slots) for cores whose two lowest secrets are `first` and `second`."""
     return np.int64(_mix64((np.uint64(first) << np.uint64(32)) + np.uint64(second)) & np.uint64(mask))
 
 
 @njit(cache=True)
-def _holds_core(part, members, starts, chain, heads, inside):
+def _low_slot(low, mask):
+    """The slot of the lowest-secret index (`heads[1]`, and its counts `heads[2]`) for cores whose lowest is `low`."""
+    return np.int64(_mix64(np.uint64(low) + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(mask))
+
+
+@njit(cache=True)
+def _held_from(members, first, end, inside):
+    """True if every secret of `members[first:end]` is flagged in `inside`."""
+    for t in range(first, end):
+        if not inside[members[t]]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _holds_core(part, members, starts, chains, heads, inside):
     """True if `part` holds every secret of one stored core: then no guess separates it.
 
-    A core is found from its two lowest secrets, so each pair of `part` is
-    looked up once in `heads` and the cores of its chain are checked member
-    by member (`inside`: a flag per code, all False on entry and on return).
+    A core is found from its lowest secret: for each secret of `part` that
+    is some core's lowest (`heads[2]` counts them by slot), either its
+    cores are walked (`chains[1]`), or, when they outnumber the secrets of
+    `part`, each of its pairs with a higher secret of `part` is looked up
+    in the index of cores by their two lowest secrets (`heads[0]`,
+    `chains[0]`): whichever checks fewer cores. The pairs alone cost a
+    lookup per pair of `part`, which for the sets of a hundred secrets that
+    `Solver.unsolved` holds was a fifth of a 5 of 10 refutation. Members
+    are checked by `inside` (a flag per code, all False on entry and on
+    return).
     """
-    mask = heads.shape[0] - 1
-    for x in part:
-        inside[x] = True
-    held = False
+    mask = heads.shape[1] - 1
     k = part.shape[0]
-    for i in range(k - 1):
-        for j in range(i + 1, k):
-            low, high = min(part[i], part[j]), max(part[i], part[j])
-            c = heads[_pair_slot(low, high, mask)]
+    for i in range(k):
+        inside[part[i]] = True
+    held = False
+    for i in range(k):
+        low = part[i]
+        slot = _low_slot(low, mask)
+        if heads[2, slot] == 0:
+            continue
+        if heads[2, slot] <= k:  # walk the cores of this slot
+            c = heads[1, slot]
             while c >= 0 and not held:
                 at = starts[c]
-                if members[at] == low and members[at + 1] == high:
-                    held = True
-                    for t in range(at + 2, starts[c + 1]):
-                        if not inside[members[t]]:
-                            held = False
-                            break
-                c = chain[c]
-            if held:
-                break
+                held = members[at] == low and _held_from(members, at + 1, starts[c + 1], inside)
+                c = chains[1, c]
+        else:  # look up the pairs of `low` and a higher secret of `part`
+            for j in range(k):
+                high = part[j]
+                if high <= low:
+                    continue
+                c = heads[0, _pair_slot(low, high, mask)]
+                while c >= 0 and not held:
+                    at = starts[c]
+                    held = members[at] == low and members[at + 1] == high and _held_from(
+                        members, at + 2, starts[c + 1], inside,
+                    )
+                    c = chains[0, c]
+                if held:
+                    break
         if held:
             break
-    for x in part:
-        inside[x] = False
+    for i in range(k):
+        inside[part[i]] = False
     return held
 
 
@@ -141,7 +173,21 @@ def _least_core(table, part, distinct):
 
 
 @njit(cache=True)
-def _store_core(core, members, starts, chain, heads, fill):
+def _index_core(n, members, starts, chains, heads):
+    """Enter core `n` in both indexes: by its two lowest secrets and by its lowest."""
+    mask = heads.shape[1] - 1
+    at = starts[n]
+    slot = _pair_slot(members[at], members[at + 1], mask)
+    chains[0, n] = heads[0, slot]
+    heads[0, slot] = n
+    slot = _low_slot(members[at], mask)
+    chains[1, n] = heads[1, slot]
+    heads[1, slot] = n
+    heads[2, slot] += 1
+
+
+@njit(cache=True)
+def _store_core(core, members, starts, chains, heads, fill):
     """Add `core` (two or more codes) to the store, ascending, if it has room (`fill`: cores, members held)."""
     core = np.sort(core)
     n, used = fill[0], fill[1]
@@ -150,20 +196,16 @@ def _store_core(core, members, starts, chain, heads, fill):
     for i in range(core.shape[0]):
         members[used + i] = core[i]
     starts[n + 1] = used + core.shape[0]
-    slot = _pair_slot(core[0], core[1], heads.shape[0] - 1)
-    chain[n] = heads[slot]
-    heads[slot] = n
+    _index_core(n, members, starts, chains, heads)
     fill[0] = n + 1
     fill[1] = used + core.shape[0]
 
 
 @njit(cache=True)
-def _index_cores(members, starts, num_cores, chain, heads):
-    """Fill `heads` and `chain` afresh for the first `num_cores` cores (after the store has grown)."""
-    heads[:] = -1
-    mask = heads.shape[0] - 1
+def _index_cores(members, starts, num_cores, chains, heads):
+    """Fill `heads` and `chains` afresh for the first `num_cores` cores (after the store has grown)."""
+    heads[0, :] = -1
+    heads[1, :] = -1
+    heads[2, :] = 0
     for n in range(num_cores):
-        at = starts[n]
-        slot = _pair_slot(members[at], members[at + 1], mask)
-        chain[n] = heads[slot]
-        heads[slot] = n
+        _index_core(n, members, starts, chains, heads)

@@ -225,7 +225,7 @@ def _three_left_search(
     parts of 3 or more under the guesses that fit were 11,916 sets. Unless
     `hard`, a part found unsolvable is shrunk to a minimal subset that no
     code separates (`_least_core`) and kept in `cores` (members, starts,
-    chain, heads, fill: see `CoreStore`), where every later search of the
+    chains, heads, fill: see `CoreStore`), where every later search of the
     solver finds it: a part holding a stored core is unsolvable (a guess
     separating it would separate the core). On the 312-secret set of 5 of
     10, cores of about 7 secrets settled 217,225 parts whose scans of every
@@ -332,7 +332,7 @@ def _three_left_search(
     num_known = 0
     pool = np.empty(1024, np.int64)
     pooled = 0
-    members, starts, chain, heads, fill = cores
+    members, starts, chains, heads, fill = cores
     inside = np.zeros(num_codes, np.bool_)
     distinct = np.empty(num_codes, np.uint8)
     found = np.empty(1, np.int64)
@@ -375,12 +375,12 @@ def _three_left_search(
                 if verdict < 0:
                     if hard:
                         verdict = 1 if _separating_guess(table, part, hard) >= 0 else 0
-                    elif _holds_core(part, members, starts, chain, heads, inside):
+                    elif _holds_core(part, members, starts, chains, heads, inside):
                         verdict = 0
                     else:
                         verdict = 1 if _separators(table, part, distinct, found) else 0
                         if verdict == 0:
-                            _store_core(_least_core(table, part, distinct), members, starts, chain, heads, fill)
+                            _store_core(_least_core(table, part, distinct), members, starts, chains, heads, fill)
                     if pooled + part.shape[0] + 1 > pool.shape[0]:
                         grown = np.empty(2 * (pooled + part.shape[0] + 1), np.int64)
                         grown[:pooled] = pool[:pooled]

@@ -55,8 +55,11 @@ class CoreStore:
         cores = max(members // MEMBERS_PER_CORE, 2)
         self.members = np.zeros(members, np.int32)
         self.starts = np.zeros(cores + 1, np.int64)
-        self.chain = np.full(cores, -1, np.int32)
-        self.heads = np.full(2 * cores, -1, np.int32)  # a power of two: members and the ratio are
+        # Two indexes of the cores: by their two lowest secrets (row 0) and by their lowest (row 1, with
+        # each slot's count of cores in row 2 of `heads`); `heads` has a power of two of slots.
+        self.chains = np.full((2, cores), -1, np.int32)
+        self.heads = np.full((3, 2 * cores), -1, np.int32)
+        self.heads[2] = 0
         self.fill = np.zeros(2, np.int64)  # cores held, members held
 
     def __len__(self) -> int:
@@ -66,20 +69,20 @@ class CoreStore:
         """True if `subset` holds every secret of a stored set (`inside`: a False flag per code, left so)."""
         if not self.fill[0]:
             return False
-        return bool(_core_kernels._holds_core(subset, self.members, self.starts, self.chain, self.heads, inside))
+        return bool(_core_kernels._holds_core(subset, self.members, self.starts, self.chains, self.heads, inside))
 
     def add(self, subset: np.ndarray) -> None:
         """Store `subset` (two or more secrets), making room first as `arrays` does."""
         _core_kernels._store_core(subset, *self.arrays())
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(members, starts, chain, heads, fill) for the kernel, with room for at least as many cores again as are held.
+        """(members, starts, chains, heads, fill) for the kernel, with room for at least as many cores again as are held.
 
         The kernel adds cores only while they fit; between searches a store
         past half full doubles, or at `most_members` starts empty.
         """
         num_cores, used = int(self.fill[0]), int(self.fill[1])
-        if 2 * used > len(self.members) or 2 * num_cores > len(self.chain):
+        if 2 * used > len(self.members) or 2 * num_cores > self.chains.shape[1]:
             size = 2 * len(self.members)
             if size > self.most_members:
                 self._allocate(len(self.members))
@@ -89,5 +92,5 @@ class CoreStore:
                 self.members[:used] = old_members[:used]
                 self.starts[:num_cores + 1] = old_starts[:num_cores + 1]
                 self.fill[:] = num_cores, used
-                _core_kernels._index_cores(self.members, self.starts, num_cores, self.chain, self.heads)
-        return self.members, self.starts, self.chain, self.heads, self.fill
+                _core_kernels._index_cores(self.members, self.starts, num_cores, self.chains, self.heads)
+        return self.members, self.starts, self.chains, self.heads, self.fill
