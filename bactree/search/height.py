@@ -53,11 +53,12 @@ CONSISTENT_CACHE_ENTRIES = 1 << 16
 # Most symbol maps `_set_automorphisms` checks for one set before it gives up and the history's
 # stabiliser is used alone; the group's elements then cost `_least_in_orbits` one pass each over the codes.
 SET_SYMMETRY_CAP = 512
-# Refuted sets of this many secrets are remembered up to symmetry (`RefutationStore`): smaller ones
-# are searched again faster than they are matched, and a larger one's key costs its size squared,
-# which only a search above the kernel's depth (seconds to hours a set) repays: larger sets are kept there.
+# Refuted sets of this many secrets are remembered up to symmetry (`RefutationStore`) when searched
+# above the kernel's depth: smaller ones are searched again faster than they are matched. A set's
+# key costs its size squared, which the kernel's sets do not repay: keyed too (2026-11-29), they
+# cost a quarter of a 5 of 10 refutation's CPU for hits on 5% of them, and the worst-case trees of
+# 5 of 9, 5 of 10 and Mastermind 5x8 were built no faster (the docs' notes, session 37).
 STORE_MIN_SET = 20
-STORE_MAX_SET = 1000
 
 Progress = Callable[[str], None]
 
@@ -328,7 +329,7 @@ class Solver:
         if three_left and self.unsolved.holds(subset, self._inside):
             self.stats.unsolved_hits += 1
             return -1
-        keyed = STORE_MIN_SET <= s <= STORE_MAX_SET and depth >= 3 or s > STORE_MAX_SET and depth > KERNEL_DEPTH
+        keyed = s >= STORE_MIN_SET and depth > KERNEL_DEPTH
         key = self.refutations.key(subset, depth) if keyed else None
         if key is not None and self.refutations.refuted(subset, depth, key):
             self.stats.store_hits += 1
