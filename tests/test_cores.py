@@ -214,7 +214,7 @@ def test_the_screen_by_answer_classes_equals_the_count(game, seed, size, one_cla
     if not inside:
         part = np.union1d(part, rng.integers(len(game.codes), size=2)).astype(np.int64)
     classes = ClassScreen(solver.table, outer, solver.num_slots, solver.solved)
-    classes.calls = CALLS_FIRST
+    classes.counted[0] = CALLS_FIRST
     screened = _screened_by_classes(part, caps.at(2), caps.orbit_of, classes.arrays(), 0)
     if not np.isin(part, outer).all() or len(outer) > MOST_SECRETS:
         assert len(screened) == 0
@@ -229,12 +229,20 @@ def test_the_screen_by_answer_classes_equals_the_count(game, seed, size, one_cla
     )
 
 
-def test_a_screen_is_made_only_after_its_first_searches():
+def test_a_screen_is_made_only_after_searches_that_screened_by_count():
+    """Each three-left search that screens its codes by count adds one to the screen's counter; the masks are made
+    once `CALLS_FIRST` have."""
     solver = SOLVERS[TINY]
+    caps = solver.class_caps
     screen = ClassScreen(solver.table, solver.all_guesses, solver.num_slots, solver.solved)
-    assert all(screen.arrays() is NO_CLASSES for _ in range(CALLS_FIRST))
-    bits, by_size, position = screen.arrays()
+    part = solver.all_guesses[::7]
+    args = (solver.table, part, solver.solved, solver.num_slots, caps.at(2), caps.orbit_of, solver.arrangements, False, -1, True)
+    for calls in range(CALLS_FIRST):
+        assert screen.arrays()[0].size == 0 and screen.counted[0] == calls
+        _three_left_search(*args, CoreStore().arrays(), screen.arrays())
+    bits, by_size, position, counted = screen.arrays()
     assert bits.shape == (len(TINY.codes), solver.num_slots, 2) and position.tolist() == list(range(len(TINY.codes)))
+    assert counted[0] == CALLS_FIRST
 
 
 @pytest.mark.parametrize("hard", [False, True])

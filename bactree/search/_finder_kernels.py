@@ -88,8 +88,9 @@ def _answer_classes(table, outer, num_slots, solved):
 def _screened_by_classes(subset, limits, orbit_of, classes, least):
     """`_screened_by_count` for a `subset` of a set whose answer classes are at hand (`classes`), or an empty array.
 
-    `classes` is `(bits, by_size, position)` from `_answer_classes` of the
-    outer set, `position[code]` its place there (-1 outside). A code's
+    `classes` is `(bits, by_size, position, counted)`: `_answer_classes` of
+    the outer set, `position[code]` its place there (-1 outside), and the
+    count of searches that screened by count (see `ClassScreen`). A code's
     part of `subset` for answer a is its class a ANDed with `subset`'s
     mask, counted by popcount, the classes largest first: a code is
     mostly ruled out at its first class, a few words of work instead of a
@@ -100,7 +101,7 @@ def _screened_by_classes(subset, limits, orbit_of, classes, least):
     against 2.06 and 1.98 at 80 to 100 secrets, 2.03 and 2.24 against 2.38
     and 2.46 at 120 to 150).
     """
-    bits, by_size, position = classes
+    bits, by_size, position, _ = classes
     if bits.shape[0] == 0 or subset.shape[0] < least:
         return np.empty(0, np.int64)  # small parts: the count is cheaper than a few classes a code
     num_codes, num_slots, words = bits.shape
@@ -273,6 +274,7 @@ def _three_left_search(
         fit_largest = _screened_by_classes(subset, limits, orbit_of, classes, CLASS_SCREEN_LEAST)
         if fit_largest.shape[0] == 0:
             fit_largest = _screened_by_count(table, subset, solved, num_slots, limits, orbit_of)
+            classes[3][0] += 1  # a search that screened by count: what makes the masks worth making
     candidates, num = num, 0
     for j in range(candidates):
         g = order[j]

@@ -14,8 +14,14 @@ counted, since there a code's first classes seldom rule it out).
 The masks take |codes| x |answers| x |S| / 8 bytes (78 MB for 524 secrets
 of 5 of 10), made in about 0.15 s, so they are made only for sets of at
 most `MOST_SECRETS` and only once `CALLS_FIRST` searches of their parts
-have run without them. The screen keeps the same codes either way, so
-nothing the search returns depends on it.
+have screened by count without them: a search whose crowds rule out most
+codes first counts the few left one by one and never needs a screen
+(`_finder_kernels._three_left_search`), and on the sets of a 5 of 10
+refutation, where most searches are so, masks made after any
+`CALLS_FIRST` searches were a quarter of the CPU (20 pairs of
+`probe_height.py ... sample`, 8.0-8.5 s -> 5.9-6.2 s without them).
+The screen keeps the same codes either way, so nothing the search returns
+depends on it.
 """
 
 from __future__ import annotations
@@ -26,10 +32,11 @@ from . import _finder_kernels
 
 # Sets larger than this keep the count (their masks would pass 150 MB on 5 of 10).
 MOST_SECRETS = 1024
-# Searches of a set's parts made by the count before its masks are made: a set refuted at once never pays for them.
+# Searches of a set's parts that screened by count before its masks are made: a set refuted at once never pays for them.
 CALLS_FIRST = 16
 
-NO_CLASSES = (np.empty((0, 0, 0), np.uint64), np.empty((0, 0), np.int8), np.empty(0, np.int64))
+# No classes at hand; its counter counts searches no screen reads (a scratch the kernels may write).
+NO_CLASSES = (np.empty((0, 0, 0), np.uint64), np.empty((0, 0), np.int8), np.empty(0, np.int64), np.zeros(1, np.int64))
 
 
 class ClassScreen:
@@ -37,17 +44,17 @@ class ClassScreen:
 
     def __init__(self, table: np.ndarray, outer: np.ndarray, num_slots: int, solved: int) -> None:
         self.table, self.outer, self.num_slots, self.solved = table, outer, num_slots, solved
-        self.calls = 0
-        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.counted = np.zeros(1, np.int64)  # searches of its parts that screened by count: the kernel adds them
+        self._none = (*NO_CLASSES[:3], self.counted)
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(bits, by_size, position) for `_three_left_guess`, or `NO_CLASSES` while they are not worth making."""
-        self.calls += 1
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(bits, by_size, position, counted) for `_three_left_guess`; the first three empty while not worth making."""
         if self._arrays is None:
-            if self.calls <= CALLS_FIRST or len(self.outer) > MOST_SECRETS:
-                return NO_CLASSES
+            if self.counted[0] < CALLS_FIRST or len(self.outer) > MOST_SECRETS:
+                return self._none
             bits, by_size = _finder_kernels._answer_classes(self.table, self.outer, self.num_slots, self.solved)
             position = np.full(self.table.shape[1], -1, np.int64)
             position[self.outer] = np.arange(len(self.outer))
-            self._arrays = (bits, by_size, position)
+            self._arrays = (bits, by_size, position, self.counted)
         return self._arrays
