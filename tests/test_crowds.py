@@ -22,7 +22,7 @@ from bactree.search._crowd_kernels import (
 )
 from bactree.search._finder_kernels import _three_left_search
 from bactree.search.cores import CoreStore
-from bactree.search.crowds import crowd_limits
+from bactree.search.crowds import CrowdCache, crowd_limits
 from bactree.search.screens import NO_CLASSES
 
 TINY_GAMES = [Game(3, "0123", False), Game(3, "012345", False), Game(3, "1234", True)]
@@ -145,6 +145,35 @@ def test_crowded_guesses_match_a_plain_split(game, seed, most):
         every = subset.tolist() + np.flatnonzero(~member).tolist()
         table = solver.table
         assert order[:kept].tolist() == [g for g in every if not _crowded(table, g, crowds, starts, solver.solved, most, tally)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(TINY_GAMES + MIDDLE_GAMES), st.integers(0, 10**9), st.integers(1, 6), st.sampled_from([4, 1 << 10]))
+def test_a_cached_crowd_pass_finds_no_guess_where_the_kernels_pass_does(game, seed, most, slots):
+    """`CrowdCache.leave_no_guess` is True exactly when `_uncrowded_guesses` keeps no code, on sets made of a few
+    multisets' rearrangements and some other codes, asked in turn of one cache (crowds found again), full or not."""
+    solver = SOLVERS[game]
+    multiset_of, _, codes, num_symbols = solver.arrangements
+    arrangements = (multiset_of, most, codes, num_symbols)
+    rng = np.random.default_rng(seed)
+    cache = CrowdCache(len(game.codes), slots=slots, cells=1 << 16)
+    shapes = np.unique(multiset_of)
+    for _ in range(12):
+        chosen = rng.choice(shapes, int(rng.integers(1, 4)), replace=False)
+        picks = [np.flatnonzero(multiset_of == shape) for shape in chosen]
+        picks = [rng.choice(p, int(rng.integers(1, min(len(p), 64) + 1)), replace=False) for p in picks]
+        others = rng.choice(len(game.codes), int(rng.integers(0, 20)), replace=False)
+        subset = np.unique(np.concatenate(picks + [others])).astype(np.int64)
+        crowds, starts = _crowds(subset, multiset_of, most)
+        masks = _crowd_masks(codes, num_symbols, crowds, starts)
+        if masks.shape[0]:
+            member = np.isin(np.arange(len(game.codes)), subset)
+            order = np.empty(len(game.codes), np.int64)
+            expected = _uncrowded_guesses(codes, subset, member, False, masks, starts, most, order) == 0
+        else:  # no crowd, or one past a word of members: the kernel's pass does not run, and the cache says nothing
+            expected = False
+        assert cache.leave_no_guess(subset, arrangements) == expected
+    assert len(cache) <= slots // 2
 
 
 def test_crowd_masks_are_declined_past_a_word_of_members_or_seven_positions():

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._partition_kernels import _mix64
 from ._separator_kernels import _bit_count
 
 # The widest crowd and the longest code the bit masks take (64 members a word, bulls counted in three bits).
@@ -221,3 +222,116 @@ def _crowded_guesses(table, guesses, subset, multiset_of, codes, num_symbols, mo
         else:
             crowded[j] = _crowded(table, guesses[j], crowds, starts, solved, most, tally)
     return crowded
+
+
+@njit(cache=True)
+def _survivors_of_crowd(codes, num_symbols, crowd, most, out):
+    """Every code that leaves no part with more than `most` members of `crowd` (one group of `_crowds`, at most
+    `MASK_MEMBERS_MOST` members), ascending, put in `out`: how many."""
+    starts = np.zeros(2, np.int64)
+    starts[1] = crowd.shape[0]
+    masks = _crowd_masks(codes, num_symbols, crowd, starts)
+    sums, low, high = _crowd_sums(masks, starts, most)
+    n = codes.shape[1]
+    num = 0
+    for g in range(codes.shape[0]):
+        total = 0
+        for p in range(n):
+            total += sums[p, codes[g, p]]
+        if low <= total <= high and not _crowded_in_planes(codes, g, masks, starts, most):
+            out[num] = g
+            num += 1
+    return num
+
+
+@njit(cache=True)
+def _crowd_slot(keys, at, data, key, crowd):
+    """The slot of `crowd` in the open-addressing table `keys` (0: empty), or the empty slot where it would go;
+    a slot's entry is in `data` from `at[slot]`: its member count, its members ascending, then its survivors'."""
+    mask = keys.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    m = crowd.shape[0]
+    while keys[slot] != 0:
+        if keys[slot] == key:
+            first = at[slot]
+            same = data[first] == m
+            for i in range(m):
+                if not same:
+                    break
+                same = data[first + 1 + i] == crowd[i]
+            if same:
+                return slot
+        slot = (slot + 1) & mask
+    return slot
+
+
+@njit(cache=True)
+def _crowd_key(crowd):
+    """A hash of `crowd`'s members (ascending), never 0."""
+    key = np.uint64(crowd.shape[0])
+    for i in range(crowd.shape[0]):
+        key = _mix64(key ^ np.uint64(crowd[i]))
+    return key | np.uint64(1)
+
+
+@njit(cache=True)
+def _crowds_leave_no_guess(codes, num_symbols, subset, multiset_of, most, keys, at, data, fill):
+    """True if every code leaves a part of `subset` with more than `most` rearrangements of one multiset (a crowd):
+    then no guess solves `subset` within three, as `_uncrowded_guesses` finding none says (not in hard mode).
+
+    A code that survives `subset` survives each of its crowds alone, so
+    only the survivors of one crowd need checking against the others (by
+    their bit planes, `_crowded_in_planes`): those of the crowd with the
+    fewest, among the crowds whose survivors are cached (crowds recur
+    across the sets of a search), or else of the widest crowd, found by a
+    pass over every code and cached. The cache: `keys` (a hash per slot, 0
+    empty), `at[slot]` (where its entry starts in `data`: its member count,
+    its members ascending, its survivors' count, its survivors), `fill`
+    (entries, cells of `data` used); new crowds are kept while there is
+    room (`bactree.search.crowds.CrowdCache` makes room between calls).
+    False when a crowd is too wide for masks or codes too long.
+    """
+    crowds, starts = _crowds(subset, multiset_of, most)
+    num = starts.shape[0] - 1
+    if num == 0 or codes.shape[1] > MASK_LENGTH_MOST:
+        return False
+    widest = 0
+    for c in range(num):
+        if starts[c + 1] - starts[c] > MASK_MEMBERS_MOST:
+            return False
+        if starts[c + 1] - starts[c] > starts[widest + 1] - starts[widest]:
+            widest = c
+    best_first, best_count = -1, codes.shape[0] + 1  # the shortest cached list of survivors
+    for c in range(num):
+        crowd = np.sort(crowds[starts[c]:starts[c + 1]])
+        slot = _crowd_slot(keys, at, data, _crowd_key(crowd), crowd)
+        if keys[slot] != 0:
+            first = at[slot] + 1 + crowd.shape[0]
+            if data[first] < best_count:
+                best_first, best_count = first + 1, data[first]
+    if best_first < 0:  # none cached: the widest crowd's, found and kept if there is room
+        crowd = np.sort(crowds[starts[widest]:starts[widest + 1]])
+        m = crowd.shape[0]
+        scratch = np.empty(codes.shape[0], np.int64)
+        count = _survivors_of_crowd(codes, num_symbols, crowd, most, scratch)
+        key = _crowd_key(crowd)
+        slot = _crowd_slot(keys, at, data, key, crowd)
+        used = fill[1]
+        if 2 * (fill[0] + 1) > keys.shape[0] or used + m + count + 2 > data.shape[0]:
+            data = np.empty(m + count + 2, np.int32)  # no room: a list of its own, not kept
+            used = 0
+        else:
+            keys[slot] = key
+            at[slot] = used
+            fill[0] += 1
+            fill[1] = used + m + count + 2
+        data[used] = m
+        data[used + 1:used + 1 + m] = crowd
+        data[used + 1 + m] = count
+        data[used + 2 + m:used + 2 + m + count] = scratch[:count]
+        best_first, best_count = used + 2 + m, count
+    masks = _crowd_masks(codes, num_symbols, crowds, starts)
+    for i in range(best_count):
+        if not _crowded_in_planes(codes, np.int64(data[best_first + i]), masks, starts, most):
+            return False
+    return True

@@ -34,7 +34,7 @@ from . import _crowd_kernels, _finder_kernels, _height_kernels, _partition_kerne
 from ._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms, _stabiliser
 from .class_caps import ClassCaps
 from .cores import CoreStore
-from .crowds import crowd_limits
+from .crowds import CrowdCache, crowd_limits
 from .screens import NO_CLASSES, ClassScreen
 from .refutations import RefutationStore
 
@@ -127,6 +127,7 @@ class Solver:
         self.refutations = RefutationStore(self.codes, self.table, self.perms, game.num_symbols, self.index_of())
         self.cores = CoreStore()  # sets no guess separates, for every three-left search of this solver
         self.unsolved = CoreStore()  # sets no three guesses solve, as the kernel found them (`find_guess`)
+        self.crowd_cache = CrowdCache(self.num_codes)  # the codes each crowd met leaves, for `_kernel_guess`
         self._inside = np.zeros(self.num_codes, np.bool_)  # scratch of `unsolved.holds`, all False between calls
         self._screens: list[ClassScreen] = []  # the sets being decided with four guesses left, innermost last
 
@@ -347,6 +348,8 @@ class Solver:
         if self.num_slots <= _separator_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
             if depth == 2:
                 return int(_separator_kernels._separating_guess(self.table, subset, self.hard))
+            if not self.hard and self.crowd_cache.leave_no_guess(subset, self.arrangements):
+                return -1  # as the kernel says, with no guess tried, when its crowds leave no code
             caps = self.class_caps
             classes = self._screens[-1].arrays() if self._screens else NO_CLASSES
             guess, tried = _finder_kernels._three_left_guess(
