@@ -258,9 +258,11 @@ def least_height_tree(
     answer when symmetry forces the first guess (parts on the executor,
     saved to `checkpoint` as they finish, reused with `resume`). When it
     finds none, `Solver.find_guess` decides the height exactly: refuted, so
-    the next height is tried, or a tree exists, which the finder then finds
-    trying every guess. So every height below the one returned is refuted,
-    and the lower bound is the height. With a `budget` (sets each search
+    the next height is tried, or a tree exists, which the finder then
+    writes out from the guesses the exhaustive search found (its sets
+    above the kernel's depth), trying every guess below them. So every
+    height below the one returned is refuted, and the lower bound is the
+    height. With a `budget` (sets each search
     may examine) a height the exhaustive search cannot decide within it is
     the lower bound, and the finder goes on up (within the budget too, but
     for the last height tried, where it is given as long as it needs).
@@ -299,8 +301,9 @@ def least_height_tree(
                 continue
             finally:
                 solver.budget = None
-            if exists:
+            if exists:  # the tree the exhaustive search found, its kernel levels found again by the finder
                 finder = TreeFinder(solver, progress)
+                finder.seed(solver.found_guesses())
                 finder.find(solver.all_guesses, depth, widths=(EVERY,))
                 return depth, depth, finder.tree(solver.all_guesses, depth)
             say(f"height {depth}: refuted")

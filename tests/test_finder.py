@@ -173,3 +173,31 @@ def test_a_budget_leaves_a_height_undecided_as_a_lower_bound():
     assert result.document["optimal"] is False
     assert result.stats["lower_bound"] == counting
     assert result.height >= solver.min_height() >= counting
+
+
+@pytest.mark.parametrize("game", [Game(4, "012345", False), Game(4, "12345", True)], ids=str)
+def test_a_seeded_finder_writes_out_the_exhaustive_search_s_tree(game):
+    """`TreeFinder.seed` with `Solver.found_guesses`: every set above the kernel's depth takes the exhaustive
+    search's guess, and the tree has the least height; the solver's guesses each start a tree (brute force)."""
+    solver = Solver(game)
+    height = solver.min_height()
+    found = solver.found_guesses()
+    assert found and all(guess >= 0 for guess in found.values())
+    for (members, depth), guess in list(found.items())[:20]:
+        secrets = frozenset(game.codes[i] for i in np.frombuffer(members, np.int64))
+        assert _tree_within(game, secrets, game.codes[guess], depth, False)
+    finder = TreeFinder(solver)
+    finder.seed(found)
+    tree = finder.tree(solver.all_guesses, height)
+    assert replay_tree(game, tree).max_guesses == height
+
+    def followed(node, subset, depth):  # each seeded set in the tree takes the seeded guess
+        key = (subset.tobytes(), depth)
+        checked = int(key in found and game.codes[found[key]] == node["guess"])
+        assert key not in found or checked
+        guess = game.code_index[node["guess"]]
+        for part in solver.split(subset, guess):
+            checked += followed(node["next"][str(solver.answer_to(guess, part))], part, depth - 1)
+        return checked
+
+    assert followed(tree, solver.all_guesses, height) > 0

@@ -66,6 +66,11 @@ class TreeFinder:
         # which guesses a limited number of tries reaches, and with it the trees found).
         self.limits = solver.count_caps(2)
 
+    def seed(self, found: dict[tuple[bytes, int], int]) -> None:
+        """Take guesses known to start trees (`Solver.found_guesses`: sets by bytes and depth), so that `tree`
+        follows them instead of searching those sets again."""
+        self.found.update(found)
+
     def find(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = (), widths: tuple[int, ...] = WIDTHS) -> int:
         """A guess that starts a tree solving `subset` within `depth` guesses, or -1 if none was found at the widest."""
         for width in widths:

@@ -342,6 +342,11 @@ class Solver:
             self.unsolved.add(subset)
         return result
 
+    def found_guesses(self) -> dict[tuple[bytes, int], int]:
+        """The guesses this solver's searches above the kernel found, by (set's bytes, depth): each starts a tree
+        of its set within the depth, and its parts' sets are here too (what `TreeFinder.seed` takes)."""
+        return {key: guess for key, guess in self._memo.items() if guess >= 0}
+
     def _kernel_guess(self, subset: np.ndarray, depth: int) -> int:
         """`find_guess` by the numba kernels alone: no symmetry, every guess tried."""
         self.stats.kernel_calls += 1
