@@ -111,13 +111,13 @@ def test_the_root_of_an_optimal_shipped_tree_is_exact_at_once(game, hard, height
     assert not alone.complete and alone.optimum.upper is None
 
 
-def test_the_shipped_choice_and_a_recorded_lower_bound():
+def test_the_shipped_choice_and_its_height_bounds():
     crush = TreeValues.shipped(preset("bulls-cows"), False, WORST_CASE)
     assert crush is not None and crush.name.endswith("bulls-cows-4x10-crush.json")  # least total among the optimal
     hard = TreeValues.shipped(preset("bulls-cows"), True, WORST_CASE)
     assert hard is not None and hard.name.endswith("bulls-cows-4x10-hard-worst-case.json")
-    five = TreeValues.shipped(Game(5, "0123456789", False), False, WORST_CASE)  # not proven optimal: 7 <= least <= 8
-    assert five is not None and five.height_bounds(five.locate(())) == (7, 8)
+    five = TreeValues.shipped(Game(5, "0123456789", False), False, WORST_CASE)  # proven optimal (session 37)
+    assert five is not None and five.height_bounds(five.locate(())) == (7, 7)
 
 
 def test_a_recorded_lower_bound_counts_only_for_a_tree_built_for_the_height_alone():
