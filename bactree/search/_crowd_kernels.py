@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._partition_kernels import _mix64
+from ._partition_kernels import _keep, _kept_value, _mix64
 from ._separator_kernels import _bit_count
 
 # The widest crowd and the longest code the bit masks take (64 members a word, bulls counted in three bits).
@@ -245,27 +245,6 @@ def _survivors_of_crowd(codes, num_symbols, crowd, most, out):
 
 
 @njit(cache=True)
-def _crowd_slot(keys, at, data, key, crowd):
-    """The slot of `crowd` in the open-addressing table `keys` (0: empty), or the empty slot where it would go;
-    a slot's entry is in `data` from `at[slot]`: its member count, its members ascending, then its survivors'."""
-    mask = keys.shape[0] - 1
-    slot = np.int64(key & np.uint64(mask))
-    m = crowd.shape[0]
-    while keys[slot] != 0:
-        if keys[slot] == key:
-            first = at[slot]
-            same = data[first] == m
-            for i in range(m):
-                if not same:
-                    break
-                same = data[first + 1 + i] == crowd[i]
-            if same:
-                return slot
-        slot = (slot + 1) & mask
-    return slot
-
-
-@njit(cache=True)
 def _crowd_key(crowd):
     """A hash of `crowd`'s members (ascending), never 0."""
     key = np.uint64(crowd.shape[0])
@@ -286,7 +265,8 @@ def _crowds_leave_no_guess(codes, num_symbols, subset, multiset_of, most, keys, 
     across the sets of a search), or else of the widest crowd, found by a
     pass over every code and cached. The cache: `keys` (a hash per slot, 0
     empty), `at[slot]` (where its entry starts in `data`: its member count,
-    its members ascending, its survivors' count, its survivors), `fill`
+    its members ascending, its survivors' count, its survivors: a table of
+    `_partition_kernels._kept_value` whose values are those places), `fill`
     (entries, cells of `data` used); new crowds are kept while there is
     room (`bactree.search.crowds.CrowdCache` makes room between calls).
     False when a crowd is too wide for masks or codes too long.
@@ -304,9 +284,9 @@ def _crowds_leave_no_guess(codes, num_symbols, subset, multiset_of, most, keys, 
     best_first, best_count = -1, codes.shape[0] + 1  # the shortest cached list of survivors
     for c in range(num):
         crowd = np.sort(crowds[starts[c]:starts[c + 1]])
-        slot = _crowd_slot(keys, at, data, _crowd_key(crowd), crowd)
-        if keys[slot] != 0:
-            first = at[slot] + 1 + crowd.shape[0]
+        entry = _kept_value(keys, at, at, data, crowd, _crowd_key(crowd))
+        if entry >= 0:
+            first = entry + 1 + crowd.shape[0]
             if data[first] < best_count:
                 best_first, best_count = first + 1, data[first]
     if best_first < 0:  # none cached: the widest crowd's, found and kept if there is room
@@ -314,15 +294,12 @@ def _crowds_leave_no_guess(codes, num_symbols, subset, multiset_of, most, keys, 
         m = crowd.shape[0]
         scratch = np.empty(codes.shape[0], np.int64)
         count = _survivors_of_crowd(codes, num_symbols, crowd, most, scratch)
-        key = _crowd_key(crowd)
-        slot = _crowd_slot(keys, at, data, key, crowd)
         used = fill[1]
         if 2 * (fill[0] + 1) > keys.shape[0] or used + m + count + 2 > data.shape[0]:
             data = np.empty(m + count + 2, np.int32)  # no room: a list of its own, not kept
             used = 0
         else:
-            keys[slot] = key
-            at[slot] = used
+            _keep(keys, at, at, _crowd_key(crowd), used, used)
             fill[0] += 1
             fill[1] = used + m + count + 2
         data[used] = m

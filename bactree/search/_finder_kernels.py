@@ -19,7 +19,7 @@ from numba import njit
 
 from ._core_kernels import _holds_core, _least_core, _store_core
 from ._crowd_kernels import _crowd_masks, _crowded, _crowded_in_planes, _crowds, _uncrowded_guesses
-from ._partition_kernels import _answers_of, _equal_hashes, _mix64, _same_partition
+from ._partition_kernels import _answers_of, _equal_hashes, _keep, _kept_value, _mix64, _same_partition
 from ._separator_kernels import _bit_count, _separating_guess, _separators
 
 # `_screened_by_classes` takes parts of at least this many secrets; smaller ones are counted.
@@ -161,43 +161,6 @@ def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, arrang
     return _three_left_search(
         table, subset, solved, num_slots, limits, orbit_of, arrangements, hard, max_tries, True, cores, classes,
     )
-
-
-@njit(cache=True)
-def _part_verdict(known_keys, known_at, known_ok, pool, part, key):
-    """The remembered verdict of `part` (1 solved within two guesses, 0 not) or -1 when not remembered.
-
-    `known_keys` is an open-addressing table of part hashes (0: empty);
-    a slot's members, from `known_at[slot]` in `pool` after their count,
-    are compared exactly.
-    """
-    mask = known_keys.shape[0] - 1
-    slot = np.int64(key & np.uint64(mask))
-    k = part.shape[0]
-    while known_keys[slot] != 0:
-        if known_keys[slot] == key:
-            at = known_at[slot]
-            same = pool[at] == k
-            for i in range(k):
-                if not same:
-                    break
-                same = pool[at + 1 + i] == part[i]
-            if same:
-                return known_ok[slot]
-        slot = (slot + 1) & mask
-    return -1
-
-
-@njit(cache=True)
-def _place(known_keys, known_at, known_ok, key, at, verdict):
-    """Put a part's hash, place in the pool and verdict in the first free slot of its probe sequence."""
-    mask = known_keys.shape[0] - 1
-    slot = np.int64(key & np.uint64(mask))
-    while known_keys[slot] != 0:
-        slot = (slot + 1) & mask
-    known_keys[slot] = key
-    known_at[slot] = at
-    known_ok[slot] = verdict
 
 
 @njit(cache=True)
@@ -373,7 +336,7 @@ def _three_left_search(
                 verdict = 1 if _separating_guess(table, part, hard) >= 0 else 0
             else:
                 key = _mix64(sums[a * num + i] ^ np.uint64(part.shape[0])) | np.uint64(1)  # never 0 (empty)
-                verdict = _part_verdict(known_keys, known_at, known_ok, pool, part, key)
+                verdict = _kept_value(known_keys, known_at, known_ok, pool, part, key)
                 if verdict < 0:
                     if hard:
                         verdict = 1 if _separating_guess(table, part, hard) >= 0 else 0
@@ -396,8 +359,8 @@ def _three_left_search(
                         known_ok = np.zeros(2 * old_keys.shape[0], np.int64)
                         for j in range(old_keys.shape[0]):
                             if old_keys[j] != 0:
-                                _place(known_keys, known_at, known_ok, old_keys[j], old_at[j], old_ok[j])
-                    _place(known_keys, known_at, known_ok, key, pooled, verdict)
+                                _keep(known_keys, known_at, known_ok, old_keys[j], old_at[j], old_ok[j])
+                    _keep(known_keys, known_at, known_ok, key, pooled, verdict)
                     num_known += 1
                     pooled += part.shape[0] + 1
             if verdict == 0:

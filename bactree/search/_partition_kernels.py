@@ -138,6 +138,43 @@ def _mix64(z):
 
 
 @njit(cache=True)
+def _kept_value(keys, at, values, pool, members, key):
+    """The value kept for the set `members` (hashed to `key`, never 0), or -1 when it is not kept.
+
+    `keys` is an open-addressing table of set hashes (0: empty); a slot's
+    set is in `pool` from `at[slot]`, its count then its members, compared
+    exactly; `values[slot]` is what was kept for it (`_keep`).
+    """
+    mask = keys.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    k = members.shape[0]
+    while keys[slot] != 0:
+        if keys[slot] == key:
+            first = at[slot]
+            same = pool[first] == k
+            for i in range(k):
+                if not same:
+                    break
+                same = pool[first + 1 + i] == members[i]
+            if same:
+                return values[slot]
+        slot = (slot + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def _keep(keys, at, values, key, start, value):
+    """Put a set's hash, its place in the pool and its value in the first free slot of its probe sequence."""
+    mask = keys.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    while keys[slot] != 0:
+        slot = (slot + 1) & mask
+    keys[slot] = key
+    at[slot] = start
+    values[slot] = value
+
+
+@njit(cache=True)
 def _equal_hashes(hashes):
     """`following[j]`: the next index after j with the hash of j, or -1: each hash's indices chained in order.
 
