@@ -84,9 +84,10 @@ class CrowdCache:
     On the sets of a 5 of 10 refutation with three guesses left, crowds
     make most of a set and most sets keep no code past them, while each
     crowd recurs across sets (13 times on average in session 36's record).
-    Kept in arrays the kernel reads and extends; emptied between calls once
-    half full (`slots` crowds, `cells` numbers), since by then the search
-    has moved on. A shortcut only: the verdicts are the kernel's.
+    Kept in arrays the kernel reads and extends (`slots` crowds, `cells`
+    numbers); emptied between calls once a quarter of the slots or half the
+    cells are used, since by then the search has moved on. A shortcut only:
+    the verdicts are the kernel's.
     """
 
     def __init__(self, num_codes: int, slots: int = 1 << 16, cells: int = 1 << 22) -> None:

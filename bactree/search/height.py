@@ -344,7 +344,7 @@ class Solver:
 
     def found_guesses(self) -> dict[tuple[bytes, int], int]:
         """The guesses this solver's searches above the kernel found, by (set's bytes, depth): each starts a tree
-        of its set within the depth, and its parts' sets are here too (what `TreeFinder.seed` takes)."""
+        of its set within the depth, and so are its parts above the kernel's depth (what `TreeFinder.seed` takes)."""
         return {key: guess for key, guess in self._memo.items() if guess >= 0}
 
     def _kernel_guess(self, subset: np.ndarray, depth: int) -> int:
