@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, types
 from numba.experimental import structref
 
-from ._memo import _KEY
+from ._memo import MEMO_TYPE
 
 
 @structref.register
@@ -48,8 +48,8 @@ CONTEXT_TYPE = ContextType([
     ("level_fill", _INTS),
     ("weights", _INTS),
     ("hard", types.boolean),
-    ("exact", types.DictType(_KEY, types.int64)),
-    ("lower", types.DictType(_KEY, types.int64)),
+    ("exact", MEMO_TYPE),
+    ("lower", MEMO_TYPE),
     ("kernel_max", types.int64),
 ])
 

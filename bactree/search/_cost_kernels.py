@@ -1,7 +1,7 @@
 """Numba kernels of the least-cost search: bounds, memo look-ups and the screen of guesses.
 
 `bactree.search.cost` (and `refine`) drive these for the heavy inner
-loops: floors by set size, the memo (typed dicts keyed by `_set_key`), a
+loops: floors by set size, the memo (`_memo`'s tables keyed by `_set_key`), a
 small set's lookahead bound and the screen of guesses; `_small_set_kernels`
 builds the branch and bound of small sets on them. Partitions come from
 `_partition_kernels`, the guesses' bounds from their parts from
@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from ._base_kernels import INFINITE
+from ._memo import _memo_get, _memo_put
 from ._partition_kernels import _answers_of, _count_parts, _most_answers, _own_most_answers, _split_into
 
 
@@ -103,10 +104,10 @@ def _memo_bound(subset, depth, floor, exact, lower):
 def _keyed_bound(key, size, depth, floor, exact, lower):
     """`_memo_bound` of a set of `size` secrets (3 or more) whose memo key is `key`, already made."""
     least = _floor_of(floor, depth, size)
-    value = exact.get(key, -1)  # one look-up each (values are never negative), not `in` and then `[]`
+    value = _memo_get(exact, key, -1)  # values are never negative
     if value >= 0:
         return value, True
-    value = lower.get(key, -1)
+    value = _memo_get(lower, key, -1)
     if value >= 0:
         return max(least, value), True
     return least, False
@@ -127,7 +128,7 @@ def _lookahead(table, grouped, subset, depth, solved, caps, floor, level_fill, w
     if held:
         return known
     least = _split_bound(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard)
-    lower[_set_key(subset, depth)] = least
+    _memo_put(lower, _set_key(subset, depth), least)
     return least
 
 
@@ -264,7 +265,7 @@ def _open_guess_into(
                     part = ordered[starts[a]:starts[a + 1]]
                     if scan:
                         bound = _split_bound(table, grouped, part, depth, solved, caps, floor, level_fill, weights, hard)
-                        lower[(open_keys[a, 0], open_keys[a, 1])] = bound
+                        _memo_put(lower, (open_keys[a, 0], open_keys[a, 1]), bound)
                     else:
                         bound = _own_split_bound(table, part, depth, solved, caps, floor, level_fill, weights, hard)
                 if bound > known[a]:

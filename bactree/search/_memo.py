@@ -1,30 +1,101 @@
-"""The kernels' memo tables, made by a cached kernel.
+"""The kernels' memo tables: proven values and lower bounds of sets, keyed by `_set_key`, in open addressing.
 
-The small-set kernels (`_least_cost` and its callers) remember values and
-proven bounds in numba typed dicts keyed by `_set_key` (two 64-bit hashes of
-a set and its depth). `numba.typed.Dict.empty` called from Python compiles
-its constructor afresh in every process, about 0.1 s of CPU (more than the
-whole search of Mastermind 4x6 spends in its kernels), and again in every
-worker; made inside a cached kernel, the same dict is a load from numba's
-on-disk cache.
+The small-set kernels (`_least_cost` and its callers) and the screen of
+guesses remember what they proved of a set within a depth under its
+`_set_key` (two 64-bit hashes of the set and the depth). A `Memo` is one
+array of rows `(key[0], key[1], value + 1)` (0 in the last column: an empty
+row), probed linearly from the second hash's low bits, and doubled when two
+thirds of its rows are full. numba's typed dict did the same job at about
+three times the cost a look-up (its hashing and key comparison go through
+function pointers, outside the kernel's code); a look-up here reads one row
+in most cases. Values are never negative (costs and their bounds).
+
+A `Memo` is a numba structref made by a cached kernel (`_new_memo`): made
+from Python, its constructor would compile afresh in every process.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
-from numba.typed import Dict
+from numba.experimental import structref
 
-_KEY = types.UniTuple(types.uint64, 2)
+FIRST_ROWS = 1 << 12  # a new table's rows (a power of 2): 96 KiB
+
+
+@structref.register
+class MemoType(types.StructRef):
+    """numba's type of a `Memo`."""
+
+
+class Memo(structref.StructRefProxy):
+    """A kernels' memo table, opaque to Python (made by `_new_memo`, sized by `_memo_size`)."""
+
+
+structref.define_boxing(MemoType, Memo)
+
+MEMO_TYPE = MemoType([("rows", types.Array(types.uint64, 2, "C")), ("count", types.int64)])
 
 
 @njit(cache=True)
 def _new_memo():
-    """An empty typed dict from `_set_key` keys to int64 values."""
-    return Dict.empty(_KEY, types.int64)
+    """An empty memo table."""
+    memo = structref.new(MEMO_TYPE)
+    memo.rows = np.zeros((FIRST_ROWS, 3), np.uint64)
+    memo.count = 0
+    return memo
 
 
 @njit(cache=True)
 def _memo_size(memo):
-    """The entries of a kernels' memo table: `len` of a typed dict called from Python compiles afresh in every process
-    (about 0.1 s of CPU); this is a load from numba's cache."""
-    return len(memo)
+    """The entries of a memo table."""
+    return memo.count
+
+
+@njit(cache=True)
+def _memo_get(memo, key, default):
+    """The value remembered under `key` (a `_set_key`), or `default`."""
+    rows = memo.rows
+    mask = np.uint64(rows.shape[0] - 1)
+    row = key[1] & mask
+    while rows[row, 2] != 0:
+        if rows[row, 0] == key[0] and rows[row, 1] == key[1]:
+            return np.int64(rows[row, 2] - np.uint64(1))
+        row = (row + np.uint64(1)) & mask
+    return default
+
+
+@njit(cache=True)
+def _memo_put(memo, key, value):
+    """Remember `value` (not negative) under `key`, in place of what was remembered under it."""
+    rows = memo.rows
+    mask = np.uint64(rows.shape[0] - 1)
+    row = key[1] & mask
+    while rows[row, 2] != 0:
+        if rows[row, 0] == key[0] and rows[row, 1] == key[1]:
+            rows[row, 2] = np.uint64(value) + np.uint64(1)
+            return
+        row = (row + np.uint64(1)) & mask
+    rows[row, 0] = key[0]
+    rows[row, 1] = key[1]
+    rows[row, 2] = np.uint64(value) + np.uint64(1)
+    memo.count += 1
+    if 3 * memo.count > 2 * rows.shape[0]:
+        memo.rows = _doubled(rows)
+
+
+@njit(cache=True)
+def _doubled(rows):
+    """`rows` moved into a table twice their number (every key probed afresh from its new home row)."""
+    grown = np.zeros((2 * rows.shape[0], 3), np.uint64)
+    mask = np.uint64(grown.shape[0] - 1)
+    for old in range(rows.shape[0]):
+        if rows[old, 2] == 0:
+            continue
+        row = rows[old, 1] & mask
+        while grown[row, 2] != 0:
+            row = (row + np.uint64(1)) & mask
+        grown[row, 0] = rows[old, 0]
+        grown[row, 1] = rows[old, 1]
+        grown[row, 2] = rows[old, 2]
+    return grown

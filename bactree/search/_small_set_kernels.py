@@ -22,6 +22,7 @@ from ._cost_kernels import (
     _floor_at, _floor_of, _kernel_pool, _open_scratch, _open_guess_into, _set_key, _still_possible_value,
 )
 from ._height_kernels import _find_guess
+from ._memo import _memo_get, _memo_put
 from ._partition_kernels import _answers_of, _label_parts
 
 
@@ -42,7 +43,7 @@ def _least_cost(
     exactly as an earlier one did are skipped. A guess on a set of s secrets
     costs `weights[0] + weights[1] * s`, plus `weights[2]` when it is the last
     guess allowed (`depth` 1: crush); (1, 0, 0) counts nodes, (0, 1, 0) total
-    guesses. `exact` and `lower` (typed dicts keyed by `_set_key`) remember
+    guesses. `exact` and `lower` (`_memo`'s tables keyed by `_set_key`) remember
     values and proven bounds. A failed search returns the least bound over
     all guesses (fail-soft), so the memo keeps the strongest bound it proved.
     `given_pool`, when not empty and smaller than its own pool, holds the
@@ -63,20 +64,22 @@ def _least_cost(
     if lowest >= bound:
         return lowest
     key = _set_key(subset, depth)
-    if key in exact:
-        return exact[key]
-    if key in lower:
-        lowest = max(lowest, lower[key])
+    held = _memo_get(exact, key, -1)
+    if held >= 0:
+        return held
+    held = _memo_get(lower, key, -1)
+    if held >= 0:
+        lowest = max(lowest, held)
         if lowest >= bound:
             return lowest
     if nodes_only:
         # One node per secret is reached exactly by trees of still-possible guesses.
         no_guesses = subset[:0]
         if _find_guess(table, subset, depth, no_guesses, no_guesses, solved, num_slots, caps) >= 0:
-            exact[key] = s
+            _memo_put(exact, key, s)
             return s
         lowest = max(lowest, s + 1)
-        lower[key] = lowest
+        _memo_put(lower, key, lowest)
         if lowest >= bound:
             return lowest
     here = weights[0] + weights[1] * s  # s >= 3, so this is not the last guess
@@ -89,7 +92,7 @@ def _least_cost(
         outside = INFINITE if hard else _floor_of(floor, depth, s + 1) - weights[1]
         value = _still_possible_value(table, subset, solved, num_slots, part_floor, orbit_of, here, outside, limit)
         if value >= 0:
-            exact[key] = value
+            _memo_put(exact, key, value)
             return value
     pool = _search_pool(codes, subset, hard, given_pool)
     index, bases, largest, fail_low = _bases_below(
@@ -99,7 +102,7 @@ def _least_cost(
     for i in range(index.shape[0]):
         if largest[i] <= 2 and bases[i] == floor_here:
             # Nothing beats the floor, and parts of at most 2 are valued exactly.
-            exact[key] = bases[i]
+            _memo_put(exact, key, bases[i])
             return bases[i]
     guesses = pool[index]
     num = index.shape[0]
@@ -153,9 +156,9 @@ def _least_cost(
         else:
             fail_low = min(fail_low, total)
     if best < bound:
-        exact[key] = best
+        _memo_put(exact, key, best)
         return best
-    lower[key] = max(lowest, fail_low)
+    _memo_put(lower, key, max(lowest, fail_low))
     return max(lowest, fail_low)
 
 
