@@ -434,7 +434,7 @@ def test_expected_kernels_against_brute_force(game: Game, hard: bool, data: st.D
     floor = search.floor_at(depth)
     bound = _cost_kernels._lookahead(
         solver.table, solver.grouped, subset, depth, solver.solved, solver.caps, search.floor, search.level_fill, search.weights,
-        hard, search.kernel_exact, search.kernel_lower,
+        hard, search.kernel_memo,
     )
     assert floor[len(picked)] <= bound <= optimum
     check_still_possible_value(game, search, picked, hard, optimum)

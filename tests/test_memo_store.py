@@ -217,10 +217,9 @@ def test_a_capped_memo_forgets_bounds_but_not_values_nor_what_the_file_keeps(
     monkeypatch.setattr(cost, "MEMO_CAP_KERNEL_BOUNDS", 20)
     monkeypatch.setattr(cost, "MEMO_CAP_BOUNDS", 2)
     capped = searched(solver, tmp_path / "out.json.resume.memo")
-    first_kernel_memo = capped.kernel_lower
     assert capped.solve(solver.all_guesses, depth) == value
     assert capped.tree(solver.all_guesses, depth) == tree
-    assert capped.kernel_lower is not first_kernel_memo  # the kernel's bounds were forgotten at least once
+    assert capped.kernel_bounds_forgotten > 0  # the kernel's bounds were forgotten at least once
     assert len(capped.lower) < len(plain.lower)
     kept = capped.keeper.keys
     assert any(key not in capped.exact for key in kept)
@@ -242,19 +241,25 @@ def test_the_memo_cap_is_counted_after_each_guess_of_a_set_whose_parts_the_kerne
     plain.memo_caps = False
     value = plain.solve(subset, solver.num_codes, history=(0,))
     search = CostSearch(solver, TOTAL_GUESSES)
-    first_kernel_memo = search.kernel_lower
     assert search.solve(subset, solver.num_codes, history=(0,)) == value
     assert search.nodes_searched == 1
-    assert search.kernel_lower is not first_kernel_memo
+    assert search.kernel_bounds_forgotten > 0
 
 
-def test_after_the_kernel_memo_is_forgotten_the_kernels_fill_the_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The kernels reach the memo tables through the search's context (`_context`): when the cap replaces the
-    kernel's table of bounds, the context must follow, or the kernels would fill a table the cap no longer counts."""
+def test_after_the_kernel_bounds_are_forgotten_the_kernels_fill_the_table_the_cap_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kernels reach the memo table through the search's context (`_context`): the cap must empty the table the
+    context holds, or the kernels would fill a table the cap no longer counts."""
     solver = Solver(Game(3, "01234567", False))
     search = CostSearch(solver, TOTAL_GUESSES)
     monkeypatch.setattr(cost, "MEMO_CAP_KERNEL_BOUNDS", -1)
-    search._cap_memo()  # a new, empty table of the kernel's bounds
+    search._cap_memo()  # the kernel's bounds dropped (none yet)
     monkeypatch.setattr(cost, "MEMO_CAP_KERNEL_BOUNDS", 10**9)
     search.solve(solver.all_guesses, solver.num_codes)
-    assert _memo._memo_size(search.kernel_lower) > 0
+    assert _memo._memo_bounds(search.kernel_memo) > 0
+    values = _memo._memo_size(search.kernel_memo) - _memo._memo_bounds(search.kernel_memo)
+    monkeypatch.setattr(cost, "MEMO_CAP_KERNEL_BOUNDS", 0)
+    search._cap_memo()
+    assert _memo._memo_bounds(search.kernel_memo) == 0
+    assert _memo._memo_size(search.kernel_memo) == values  # the values stay

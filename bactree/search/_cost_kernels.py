@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ._base_kernels import INFINITE
-from ._memo import _memo_get, _memo_put
+from ._memo import _memo_get, _memo_put_bound
 from ._partition_kernels import _answers_of, _count_parts, _most_answers, _own_most_answers, _split_into
 
 
@@ -89,7 +89,7 @@ def _still_possible_value(table, subset, solved, num_slots, part_floor, orbit_of
 
 
 @njit(cache=True)
-def _memo_bound(subset, depth, floor, exact, lower):
+def _memo_bound(subset, depth, floor, memo):
     """(the best lower bound the memo holds for `subset` within `depth` guesses, at least the floor; whether it holds one).
 
     Sets of at most 2 count as held: their floor is exact.
@@ -97,25 +97,24 @@ def _memo_bound(subset, depth, floor, exact, lower):
     s = subset.shape[0]
     if s <= 2:
         return _floor_of(floor, depth, s), True
-    return _keyed_bound(_set_key(subset, depth), s, depth, floor, exact, lower)
+    return _keyed_bound(_set_key(subset, depth), s, depth, floor, memo)
 
 
 @njit(cache=True)
-def _keyed_bound(key, size, depth, floor, exact, lower):
+def _keyed_bound(key, size, depth, floor, memo):
     """`_memo_bound` of a set of `size` secrets (3 or more) whose memo key is `key`, already made."""
     least = _floor_of(floor, depth, size)
-    value = _memo_get(exact, key, -1)  # values are never negative
-    if value >= 0:
-        return value, True
-    value = _memo_get(lower, key, -1)
-    if value >= 0:
-        return max(least, value), True
+    held, is_value = _memo_get(memo, key)  # one look-up: a set's value or a bound of it (never negative)
+    if is_value:
+        return held, True
+    if held >= 0:
+        return max(least, held), True
     return least, False
 
 
 @njit(cache=True)
-def _lookahead(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard, exact, lower):
-    """For costs that count total guesses: a lower bound for `subset` from how finely one guess can split it; remembered in `lower`.
+def _lookahead(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard, memo):
+    """For costs that count total guesses: a lower bound for `subset` from how finely one guess can split it; remembered in `memo`.
 
     A value already in the memo came from such a lookahead or from a
     search, which proves at least as much, so it is returned as it is;
@@ -124,11 +123,11 @@ def _lookahead(table, grouped, subset, depth, solved, caps, floor, level_fill, w
     s = subset.shape[0]
     if s > caps[depth]:
         return INFINITE
-    known, held = _memo_bound(subset, depth, floor, exact, lower)
+    known, held = _memo_bound(subset, depth, floor, memo)
     if held:
         return known
     least = _split_bound(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard)
-    _memo_put(lower, _set_key(subset, depth), least)
+    _memo_put_bound(memo, _set_key(subset, depth), least)
     return least
 
 
@@ -178,7 +177,7 @@ def _bound_of_most(size, most, depth, floor, level_fill, weights):
 @njit(cache=True)
 def _open_guess(
     table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
-    weights, hard, exact, lower, kernel_max, room,
+    weights, hard, memo, kernel_max, room,
 ):
     """The parts of `subset` under `guess` with the bounds the kernel can give them before any search.
 
@@ -197,7 +196,7 @@ def _open_guess(
     ordered, starts, counts, slots, known, open_keys, is_open = _open_scratch(subset.shape[0], num_slots)
     num_parts, raised = _open_guess_into(
         table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
-        weights, hard, exact, lower, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
+        weights, hard, memo, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
     )
     return ordered, starts, slots[:num_parts], known, raised
 
@@ -215,7 +214,7 @@ def _open_scratch(size, num_slots):
 @njit(cache=True)
 def _open_guess_into(
     table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
-    weights, hard, exact, lower, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
+    weights, hard, memo, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
 ):
     """`_open_guess` into arrays the caller holds (`_open_scratch`), so a loop over guesses allocates nothing.
 
@@ -242,7 +241,7 @@ def _open_guess_into(
         is_open[a] = False  # a part of 3 to `kernel_max` the memo does not hold, by its key in `open_keys`
         if 2 < c <= kernel_max:
             key = _set_key(ordered[starts[a]:starts[a + 1]], depth)
-            held, is_held = _keyed_bound(key, c, depth, floor, exact, lower)
+            held, is_held = _keyed_bound(key, c, depth, floor, memo)
             if not is_held:
                 open_keys[a, 0], open_keys[a, 1] = key
                 is_open[a] = True
@@ -265,7 +264,7 @@ def _open_guess_into(
                     part = ordered[starts[a]:starts[a + 1]]
                     if scan:
                         bound = _split_bound(table, grouped, part, depth, solved, caps, floor, level_fill, weights, hard)
-                        _memo_put(lower, (open_keys[a, 0], open_keys[a, 1]), bound)
+                        _memo_put_bound(memo, (open_keys[a, 0], open_keys[a, 1]), bound)
                     else:
                         bound = _own_split_bound(table, part, depth, solved, caps, floor, level_fill, weights, hard)
                 if bound > known[a]:
@@ -277,7 +276,7 @@ def _open_guess_into(
 @njit(cache=True)
 def _screen_guesses(
     table, grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
-    class_floor, orbit_of, lookahead, level_fill, weights, hard, exact, lower, kernel_max,
+    class_floor, orbit_of, lookahead, level_fill, weights, hard, memo, kernel_max,
 ):
     """The next guess, from `start` on, that its parts' bounds do not rule out: the search's loop without the search.
 
@@ -301,7 +300,7 @@ def _screen_guesses(
             continue
         num_parts, raised = _open_guess_into(
             table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
-            weights, hard, exact, lower, kernel_max, limit - base, ordered, starts, counts, slots, known, open_keys,
+            weights, hard, memo, kernel_max, limit - base, ordered, starts, counts, slots, known, open_keys,
             is_open,
         )
         if base + raised < limit:
@@ -367,15 +366,14 @@ def _kernel_pool(codes, subset, member):
 @njit(cache=True)
 def _memo_bound_in(context, subset, depth):
     """`_memo_bound` with the floors and memo tables of `context`."""
-    return _memo_bound(subset, depth, context.floor, context.exact, context.lower)
+    return _memo_bound(subset, depth, context.floor, context.memo)
 
 
 @njit(cache=True)
 def _lookahead_in(context, subset, depth):
     """`_lookahead` with the search's state read from `context`."""
     c = context
-    return _lookahead(c.table, c.grouped, subset, depth, c.solved, c.caps, c.floor, c.level_fill, c.weights, c.hard, c.exact,
-                      c.lower)
+    return _lookahead(c.table, c.grouped, subset, depth, c.solved, c.caps, c.floor, c.level_fill, c.weights, c.hard, c.memo)
 
 
 @njit(cache=True)
@@ -384,7 +382,7 @@ def _open_guess_in(context, subset, guess, depth, room):
     c = context
     return _open_guess(
         c.table, c.grouped, subset, guess, depth, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,
-        c.lookahead, c.level_fill, c.weights, c.hard, c.exact, c.lower, c.kernel_max, room,
+        c.lookahead, c.level_fill, c.weights, c.hard, c.memo, c.kernel_max, room,
     )
 
 
@@ -394,5 +392,5 @@ def _screen_guesses_in(context, subset, guesses, bases, start, depth, best, best
     c = context
     return _screen_guesses(
         c.table, c.grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, c.solved, c.num_slots, c.caps,
-        c.floor, c.class_floor, c.orbit_of, c.lookahead, c.level_fill, c.weights, c.hard, c.exact, c.lower, c.kernel_max,
+        c.floor, c.class_floor, c.orbit_of, c.lookahead, c.level_fill, c.weights, c.hard, c.memo, c.kernel_max,
     )

@@ -37,7 +37,7 @@ class Memo(structref.StructRefProxy):
 
 structref.define_boxing(MemoType, Memo)
 
-MEMO_TYPE = MemoType([("rows", types.Array(types.uint64, 2, "C")), ("count", types.int64)])
+MEMO_TYPE = MemoType([("rows", types.Array(types.uint64, 2, "C")), ("count", types.int64), ("bounds", types.int64)])
 
 
 @njit(cache=True)
@@ -46,59 +46,101 @@ def _new_memo():
     memo = structref.new(MEMO_TYPE)
     memo.rows = np.zeros((FIRST_ROWS, 3), np.uint64)
     memo.count = 0
+    memo.bounds = 0
     return memo
 
 
 @njit(cache=True)
 def _memo_size(memo):
-    """The entries of a memo table."""
+    """The sets a memo table holds (values and bounds)."""
     return memo.count
 
 
 @njit(cache=True)
-def _memo_get(memo, key, default):
-    """The value remembered under `key` (a `_set_key`), or `default`."""
-    rows = memo.rows
-    mask = np.uint64(rows.shape[0] - 1)
-    row = key[1] & mask
-    while rows[row, 2] != 0:
-        if rows[row, 0] == key[0] and rows[row, 1] == key[1]:
-            return np.int64(rows[row, 2] - np.uint64(1))
-        row = (row + np.uint64(1)) & mask
-    return default
+def _memo_bounds(memo):
+    """The sets a memo table holds a bound of, not a value."""
+    return memo.bounds
 
 
 @njit(cache=True)
-def _memo_put(memo, key, value):
-    """Remember `value` (not negative) under `key`, in place of what was remembered under it."""
+def _memo_get(memo, key):
+    """(what is remembered under `key`, a `_set_key`, or -1; whether it is the set's value rather than a bound)."""
     rows = memo.rows
     mask = np.uint64(rows.shape[0] - 1)
     row = key[1] & mask
     while rows[row, 2] != 0:
         if rows[row, 0] == key[0] and rows[row, 1] == key[1]:
-            rows[row, 2] = np.uint64(value) + np.uint64(1)
+            packed = rows[row, 2] - np.uint64(1)
+            return np.int64(packed >> np.uint64(1)), (packed & np.uint64(1)) != 0
+        row = (row + np.uint64(1)) & mask
+    return np.int64(-1), False
+
+
+@njit(cache=True)
+def _memo_put_value(memo, key, value):
+    """Remember `value` (not negative) as the value of the set under `key`, in place of what was remembered."""
+    _memo_put(memo, key, value, True)
+
+
+@njit(cache=True)
+def _memo_put_bound(memo, key, value):
+    """Remember `value` (not negative) as a lower bound of the set under `key`, in place of a bound remembered (a value
+    remembered stays: it says more)."""
+    _memo_put(memo, key, value, False)
+
+
+@njit(cache=True)
+def _memo_put(memo, key, value, is_value):
+    """`_memo_put_value` or `_memo_put_bound`: a row's last column holds 2 * value + (1 for a value) + 1."""
+    rows = memo.rows
+    mask = np.uint64(rows.shape[0] - 1)
+    row = key[1] & mask
+    packed = (np.uint64(value) << np.uint64(1)) + np.uint64(2 if is_value else 1)
+    while rows[row, 2] != 0:
+        if rows[row, 0] == key[0] and rows[row, 1] == key[1]:
+            held_value = ((rows[row, 2] - np.uint64(1)) & np.uint64(1)) != 0
+            if is_value or not held_value:
+                rows[row, 2] = packed
+                if is_value and not held_value:
+                    memo.bounds -= 1
             return
         row = (row + np.uint64(1)) & mask
     rows[row, 0] = key[0]
     rows[row, 1] = key[1]
-    rows[row, 2] = np.uint64(value) + np.uint64(1)
+    rows[row, 2] = packed
     memo.count += 1
+    if not is_value:
+        memo.bounds += 1
     if 3 * memo.count > 2 * rows.shape[0]:
-        memo.rows = _doubled(rows)
+        memo.rows = _moved(rows, 2 * rows.shape[0], True)
 
 
 @njit(cache=True)
-def _doubled(rows):
-    """`rows` moved into a table twice their number (every key probed afresh from its new home row)."""
-    grown = np.zeros((2 * rows.shape[0], 3), np.uint64)
-    mask = np.uint64(grown.shape[0] - 1)
+def _memo_forget_bounds(memo):
+    """Drop every bound, keeping the values (in a table sized for them)."""
+    rows = memo.rows
+    values = memo.count - memo.bounds
+    size = FIRST_ROWS
+    while 3 * values > size:  # at most a third full after the move
+        size *= 2
+    memo.rows = _moved(rows, min(size, rows.shape[0]), False)
+    memo.count = values
+    memo.bounds = 0
+
+
+@njit(cache=True)
+def _moved(rows, size, with_bounds):
+    """The rows of `rows` (all, or only the values) in a new table of `size` rows, each probed afresh from its home."""
+    grown = np.zeros((size, 3), np.uint64)
+    mask = np.uint64(size - 1)
     for old in range(rows.shape[0]):
-        if rows[old, 2] == 0:
+        packed = rows[old, 2]
+        if packed == 0 or not (with_bounds or ((packed - np.uint64(1)) & np.uint64(1)) != 0):
             continue
         row = rows[old, 1] & mask
         while grown[row, 2] != 0:
             row = (row + np.uint64(1)) & mask
         grown[row, 0] = rows[old, 0]
         grown[row, 1] = rows[old, 1]
-        grown[row, 2] = rows[old, 2]
+        grown[row, 2] = packed
     return grown

@@ -22,14 +22,14 @@ from ._cost_kernels import (
     _floor_at, _floor_of, _kernel_pool, _open_scratch, _open_guess_into, _set_key, _still_possible_value,
 )
 from ._height_kernels import _find_guess
-from ._memo import _memo_get, _memo_put
+from ._memo import _memo_get, _memo_put_bound, _memo_put_value
 from ._partition_kernels import _answers_of, _label_parts
 
 
 @njit(cache=True)
 def _least_cost(
-    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, exact,
-    lower, given_pool,
+    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, memo,
+    given_pool,
 ):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 
@@ -43,8 +43,8 @@ def _least_cost(
     exactly as an earlier one did are skipped. A guess on a set of s secrets
     costs `weights[0] + weights[1] * s`, plus `weights[2]` when it is the last
     guess allowed (`depth` 1: crush); (1, 0, 0) counts nodes, (0, 1, 0) total
-    guesses. `exact` and `lower` (`_memo`'s tables keyed by `_set_key`) remember
-    values and proven bounds. A failed search returns the least bound over
+    guesses. `memo` (`_memo`'s table keyed by `_set_key`) remembers values
+    and proven bounds. A failed search returns the least bound over
     all guesses (fail-soft), so the memo keeps the strongest bound it proved.
     `given_pool`, when not empty and smaller than its own pool, holds the
     guesses to try on `subset` itself (one per orbit of a group of
@@ -64,10 +64,9 @@ def _least_cost(
     if lowest >= bound:
         return lowest
     key = _set_key(subset, depth)
-    held = _memo_get(exact, key, -1)
-    if held >= 0:
+    held, is_value = _memo_get(memo, key)
+    if is_value:
         return held
-    held = _memo_get(lower, key, -1)
     if held >= 0:
         lowest = max(lowest, held)
         if lowest >= bound:
@@ -76,10 +75,10 @@ def _least_cost(
         # One node per secret is reached exactly by trees of still-possible guesses.
         no_guesses = subset[:0]
         if _find_guess(table, subset, depth, no_guesses, no_guesses, solved, num_slots, caps) >= 0:
-            _memo_put(exact, key, s)
+            _memo_put_value(memo, key, s)
             return s
         lowest = max(lowest, s + 1)
-        _memo_put(lower, key, lowest)
+        _memo_put_bound(memo, key, lowest)
         if lowest >= bound:
             return lowest
     here = weights[0] + weights[1] * s  # s >= 3, so this is not the last guess
@@ -92,7 +91,7 @@ def _least_cost(
         outside = INFINITE if hard else _floor_of(floor, depth, s + 1) - weights[1]
         value = _still_possible_value(table, subset, solved, num_slots, part_floor, orbit_of, here, outside, limit)
         if value >= 0:
-            _memo_put(exact, key, value)
+            _memo_put_value(memo, key, value)
             return value
     pool = _search_pool(codes, subset, hard, given_pool)
     index, bases, largest, fail_low = _bases_below(
@@ -102,7 +101,7 @@ def _least_cost(
     for i in range(index.shape[0]):
         if largest[i] <= 2 and bases[i] == floor_here:
             # Nothing beats the floor, and parts of at most 2 are valued exactly.
-            _memo_put(exact, key, bases[i])
+            _memo_put_value(memo, key, bases[i])
             return bases[i]
     guesses = pool[index]
     num = index.shape[0]
@@ -135,7 +134,7 @@ def _least_cost(
         # (`bases` stands in for `level_fill`, which only the lookahead reads.)
         num_parts, raised = _open_guess_into(
             table, grouped, subset, g, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
-            weights, hard, exact, lower, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
+            weights, hard, memo, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
         )
         total = base + raised
         for a in slots[:num_parts]:
@@ -147,7 +146,7 @@ def _least_cost(
             total -= known[a]
             total += _least_cost(
                 table, grouped, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, class_floor, orbit_of,
-                weights, hard, exact, lower, subset[:0],
+                weights, hard, memo, subset[:0],
             )
         if total < best:
             best = total
@@ -156,9 +155,9 @@ def _least_cost(
         else:
             fail_low = min(fail_low, total)
     if best < bound:
-        _memo_put(exact, key, best)
+        _memo_put_value(memo, key, best)
         return best
-    _memo_put(lower, key, max(lowest, fail_low))
+    _memo_put_bound(memo, key, max(lowest, fail_low))
     return max(lowest, fail_low)
 
 
@@ -175,8 +174,8 @@ def _search_pool(codes, subset, hard, given_pool):
 
 @njit(cache=True)
 def _lowest_best_guess(
-    table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, exact,
-    lower, given_pool,
+    table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, memo,
+    given_pool,
 ):
     """The lowest code starting a tree of cost `value` on `subset` within `depth` guesses (-1 if none does), where `value`
     is the least cost of `subset` (2 secrets or more), as `_least_cost` found it: the guess its tree starts with.
@@ -210,7 +209,7 @@ def _lowest_best_guess(
         guess = pool[index[i]]
         num_parts, raised = _open_guess_into(
             table, grouped, subset, guess, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
-            weights, hard, exact, lower, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
+            weights, hard, memo, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
         )
         total = bases[i] + raised
         for a in slots[:num_parts]:
@@ -219,7 +218,7 @@ def _lowest_best_guess(
             if starts[a + 1] - starts[a] > 2:  # parts of at most 2 are exact in the floor
                 total += _least_cost(
                     table, grouped, codes, ordered[starts[a]:starts[a + 1]], depth - 1, value + 1 - total + known[a],
-                    solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, exact, lower, subset[:0],
+                    solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, memo, subset[:0],
                 ) - known[a]
         if total == value:
             return guess
@@ -228,8 +227,8 @@ def _lowest_best_guess(
 
 @njit(cache=True)
 def _small_set(
-    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, exact,
-    lower, given_pool, value,
+    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, memo,
+    given_pool, value,
 ):
     """`CostSearch`'s one way in: with `value` < 0, `_least_cost` below `bound`; with `value` the set's least cost,
     `_lowest_best_guess` (`bound` unused).
@@ -242,11 +241,11 @@ def _small_set(
     if value < 0:
         return _least_cost(
             table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard,
-            exact, lower, given_pool,
+            memo, given_pool,
         )
     return _lowest_best_guess(
         table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard,
-        exact, lower, given_pool,
+        memo, given_pool,
     )
 
 
@@ -257,5 +256,5 @@ def _small_set_in(context, subset, depth, bound, given_pool, value):
     c = context
     return _small_set(
         c.table, c.grouped, c.codes, subset, depth, bound, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,
-        c.weights, c.hard, c.exact, c.lower, given_pool, value,
+        c.weights, c.hard, c.memo, given_pool, value,
     )

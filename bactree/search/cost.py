@@ -59,7 +59,7 @@ DEEP_SCREEN_MIN_SET = 400
 # still-possible guesses (no memo); larger ones leave it to the memoised search.
 PERFECT_CHECK_MAX_SET = 100
 # A search keeps its memo as long as it lives (an exact build's worker: the whole run). Past this many of the kernel's
-# bounds (about 55 bytes each) or of the Python levels' bounds (keyed by the sets' bytes: hundreds each) it forgets
+# bounds (rows of 24 bytes, at most two thirds full) or of the Python levels' bounds (keyed by the sets' bytes: hundreds each) it forgets
 # them (values stay: far fewer, and trees are read from them). Counted between steps (`CostSearch.between_steps`: a set
 # searched here, a guess finished, a greedy step, a small set named), from the `MEMO_CHECK_FROM_SETS`-th set searched
 # here on, so that small builds never load the counting kernel. Without a cap an exact 5 of 9 worker grew about 2.5 MB
@@ -136,8 +136,8 @@ class CostSearch:
             self.orbit_of = np.zeros(solver.num_codes, np.int64)
         self.class_floor = class_cost_floors(cost, self.floor, self.level_fill, class_totals)
         self.exact: dict[tuple[bytes, int], tuple[int, int]] = {}
-        self.kernel_exact = _memo._new_memo()
-        self.kernel_lower = _memo._new_memo()
+        self.kernel_memo = _memo._new_memo()
+        self.kernel_bounds_forgotten = 0  # how often `_cap_memo` dropped the kernel's bounds
         self.context = self._new_context()
         self.lower: dict[tuple[bytes, int], int] = {}
         # `greedy_trees`' trees and totals, per (set, depth, history).
@@ -282,7 +282,7 @@ class CostSearch:
         return _context._new_context(
             _context.readonly(solver.table), solver.grouped, solver.codes, solver.solved, solver.num_slots, solver.caps,
             self.floor, self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard,
-            self.kernel_exact, self.kernel_lower, KERNEL_MAX_SET,
+            self.kernel_memo, KERNEL_MAX_SET,
         )
 
     def _cap_memo(self) -> None:
@@ -291,9 +291,9 @@ class CostSearch:
         Forgetting is always sound (a set without a bound is searched again)
         and depends only on counts, so a build stays reproducible.
         """
-        if _memo._memo_size(self.kernel_lower) > MEMO_CAP_KERNEL_BOUNDS:
-            self.kernel_lower = _memo._new_memo()
-            self.context = self._new_context()
+        if _memo._memo_bounds(self.kernel_memo) > MEMO_CAP_KERNEL_BOUNDS:
+            _memo._memo_forget_bounds(self.kernel_memo)
+            self.kernel_bounds_forgotten += 1
         if len(self.lower) > MEMO_CAP_BOUNDS:
             kept = self.keeper.keys if self.keeper is not None else ()
             self.lower = {key: self.lower[key] for key in kept if key in self.lower}
