@@ -4,7 +4,7 @@ overwrites, look-ups, growth and the bounds forgotten."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bactree.search import _memo
@@ -43,6 +43,7 @@ def _check_against(memo, reference: Reference) -> None:
 
 
 @settings(max_examples=80, deadline=None)
+@example([(0, 5, "b"), (0, 3, "v"), (0, 9, "b"), (1, 4, "b"), (2, 6, "v"), (0, 0, "f")])  # a value over a bound, and under
 @given(st.lists(st.tuples(st.integers(0, len(KEYS) - 1), st.integers(0, 1 << 61), st.sampled_from("vbf")), max_size=40))
 def test_memo_reads_as_values_over_bounds(steps):
     memo = _memo._new_memo()
