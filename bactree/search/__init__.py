@@ -20,7 +20,7 @@
     _small_set_kernels  numba kernels that search small sets whole (`_least_cost`)
     _class_cap_kernels  numba kernel of the counting bounds per answer class
     _symmetry   numba kernels of symmetry (a history's stabiliser, a set's own maps, least guesses of each orbit)
-    _memo       the kernels' memo tables (open addressing in one array, made by a cached kernel)
+    _memo       the kernels' memo table of values and bounds (open addressing in one array, made by a cached kernel)
     _context    a cost search's constant state as one numba object, so its kernels take one argument for it
     _separator_kernels  numba kernels of two guesses left (a guess that gives every secret its own answer)
     _finder_kernels     numba kernels of the finder's last three guesses (built on `_separator_kernels`)

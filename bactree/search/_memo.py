@@ -1,15 +1,21 @@
-"""The kernels' memo tables: proven values and lower bounds of sets, keyed by `_set_key`, in open addressing.
+"""The kernels' memo table: proven values and lower bounds of sets, keyed by `_set_key`, in open addressing.
 
 The small-set kernels (`_least_cost` and its callers) and the screen of
 guesses remember what they proved of a set within a depth under its
-`_set_key` (two 64-bit hashes of the set and the depth). A `Memo` is one
-array of rows `(key[0], key[1], value + 1)` (0 in the last column: an empty
-row), probed linearly from the second hash's low bits, and doubled when two
-thirds of its rows are full. numba's typed dicts did the same job until
-2026-11-29: their look-ups (hashing and key comparison through function
-pointers, outside the kernel's code, and two arrays to reach) were a tenth
-of Mastermind 4x7's CPU and over a quarter of a 5 of 10 exact worker's,
-whose tables hold millions of sets. A look-up here reads one row in most
+`_set_key` (two 64-bit hashes of the set and the depth): its value, or a
+lower bound. A `Memo` is one array of rows `(key[0], key[1], 2 * value +
+is_value + 1)` (0 in the last column: an empty row), probed linearly from
+the second hash's low bits, and doubled when two thirds of its rows are
+full. A set's value, once known, stays: a later bound of it is not
+written, and past the search's cap the bounds alone are dropped
+(`_memo_forget_bounds`). So one look-up answers what two tables, of
+values and of bounds, answered with two (on a 5 of 10 exact task, whose
+table holds millions of sets, 2 to 5% less CPU).
+
+numba's typed dicts held these until 2026-11-29: their look-ups (hashing
+and key comparison through function pointers, outside the kernel's code,
+and two arrays to reach) were a tenth of Mastermind 4x7's CPU and over a
+quarter of a 5 of 10 exact worker's. A look-up here reads one row in most
 cases: Mastermind 4x7 about 3% less CPU, a 5 of 10 task 7 to 14% less.
 Values are never negative (costs and their bounds).
 
@@ -32,7 +38,7 @@ class MemoType(types.StructRef):
 
 
 class Memo(structref.StructRefProxy):
-    """A kernels' memo table, opaque to Python (made by `_new_memo`, sized by `_memo_size`)."""
+    """A kernels' memo table, opaque to Python (made by `_new_memo`, sized by `_memo_size` and `_memo_bounds`)."""
 
 
 structref.define_boxing(MemoType, Memo)
