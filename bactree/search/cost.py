@@ -59,12 +59,12 @@ DEEP_SCREEN_MIN_SET = 400
 # still-possible guesses (no memo); larger ones leave it to the memoised search.
 PERFECT_CHECK_MAX_SET = 100
 # A search keeps its memo as long as it lives (an exact build's worker: the whole run). Past this many of the kernel's
-# bounds (rows of 24 bytes, at most two thirds full) or of the Python levels' bounds (keyed by the sets' bytes: hundreds each) it forgets
-# them (values stay: far fewer, and trees are read from them). Counted between steps (`CostSearch.between_steps`: a set
-# searched here, a guess finished, a greedy step, a small set named), from the `MEMO_CHECK_FROM_SETS`-th set searched
-# here on, so that small builds never load the counting kernel. Without a cap an exact 5 of 9 worker grew about 2.5 MB
-# per second of CPU, the kernel's bounds nearly all of it (2026-11-28). `refine` turns the caps off
-# (`CostSearch.memo_caps`): a budgeted build's tree depends on the sets its budget reaches.
+# bounds (rows of 24 bytes, at most two thirds full) or of the Python levels' bounds (keyed by the sets' bytes: hundreds
+# each) it forgets them (values stay: far fewer, and trees are read from them). Counted between steps
+# (`CostSearch.between_steps`: a set searched here, a guess finished, a greedy step, a small set named), from the
+# `MEMO_CHECK_FROM_SETS`-th set searched here on, so that small builds never load the counting kernel. Without a cap an
+# exact 5 of 9 worker grew about 2.5 MB per second of CPU, the kernel's bounds nearly all of it (2026-11-28). `refine`
+# turns the caps off (`CostSearch.memo_caps`): a budgeted build's tree depends on the sets its budget reaches.
 MEMO_CAP_KERNEL_BOUNDS = 20_000_000
 MEMO_CAP_BOUNDS = 1_000_000
 MEMO_CHECK_FROM_SETS = 256
@@ -271,12 +271,11 @@ class CostSearch:
         return pool
 
     def _new_context(self) -> _context.Context:
-        """The kernels' view of this search (`_context`): its constant arrays and its kernel memo tables, shared.
+        """The kernels' view of this search (`_context`): its constant arrays and its kernel memo table, shared.
 
-        Made when the search is, and again when the cap replaces the kernel's
-        table of bounds: whoever replaces one of these arrays afterwards (a
-        test's floors), or lowers `KERNEL_MAX_SET` once the search is made,
-        must make it again.
+        Made when the search is (the cap empties the memo table in place):
+        whoever replaces one of these arrays afterwards (a test's floors), or
+        lowers `KERNEL_MAX_SET` once the search is made, must make it again.
         """
         solver = self.solver
         return _context._new_context(
