@@ -623,3 +623,24 @@ def test_least_base_on_large_sets_counts_the_rest_at_once_and_finds_the_least(ga
     args = (subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, floor_row)
     assert _base_kernels._least_base(solver.table, UNGROUPED, *args) == least
     assert _base_kernels._least_base_by_group(solver.table, regroup_answers(game, solver.table), *args) == least
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_shared_counts_against_counting_one_by_one(data: st.DataObject) -> None:
+    """`_shared_counts` (lanes of one word per group, or a counter each when the set is too large for a lane) against
+    a count secret by secret."""
+    levels = data.draw(st.integers(2, 9))
+    num_codes = data.draw(st.integers(1, 300))
+    num_groups = data.draw(st.integers(1, 40))
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    shared = rng.integers(0, levels, (num_codes, num_groups), dtype=np.uint8)
+    shared[:, 0] = levels - 1  # one group that every secret shares the most with: a full lane
+    size = data.draw(st.integers(0, 300))
+    subset = np.sort(rng.choice(num_codes, size, replace=True)).astype(np.int64)  # repeats: lanes filled past a set
+    expected = np.zeros((levels, num_groups), np.int64)
+    for x in subset:
+        for k in range(num_groups):
+            expected[shared[x, k], k] += 1
+    assert np.array_equal(_partition_kernels._shared_counts(shared, subset, levels), expected)

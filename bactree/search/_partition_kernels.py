@@ -382,13 +382,33 @@ def _own_most_answers(table, subset, solved_bit):
 @njit(cache=True)
 def _shared_counts(shared, subset, levels):
     """Per count v of shared symbols (`levels` of them) and group of codes of one multiset (`shared`'s columns): how
-    many secrets of `subset` share v symbols with every code of the group."""
+    many secrets of `subset` share v symbols with every code of the group.
+
+    Counted in one 64-bit word per group, a lane of `64 // levels` bits per
+    count v, while the set is small enough for a lane to hold its size: the
+    add to a word does not depend on the count read from the table, so the
+    loop over groups vectorises (counter by counter, each add waits on the
+    table's value: on a 5 of 10 exact task this count was 7% of the CPU).
+    """
     num_groups = shared.shape[1]
     counts = np.zeros((levels, num_groups), np.int64)
-    for x in subset:
-        row = shared[x]
+    width = 64 // levels
+    s = subset.shape[0]
+    if s >= 1 << width:
+        for i in range(s):
+            row = shared[subset[i]]
+            for k in range(num_groups):
+                counts[row[k], k] += 1
+        return counts
+    words = np.zeros(num_groups, np.uint64)
+    for i in range(s):
+        row = shared[subset[i]]  # a view of the row: its loop vectorises, where a read by two indices did not
         for k in range(num_groups):
-            counts[row[k], k] += 1
+            words[k] += np.uint64(1) << (np.uint64(width) * np.uint64(row[k]))
+    lane = np.uint64((1 << width) - 1)
+    for v in range(levels):
+        for k in range(num_groups):
+            counts[v, k] = np.int64((words[k] >> np.uint64(width * v)) & lane)
     return counts
 
 
