@@ -3,8 +3,8 @@
 The small-set kernels (`_least_cost` and its callers) and the screen of
 guesses remember what they proved of a set within a depth under its
 `_set_key` (two 64-bit hashes of the set and the depth): its value, or a
-lower bound. A `Memo` is one array of rows `(key[0], key[1], 2 * value +
-is_value + 1)` (0 in the last column: an empty row), probed linearly from
+lower bound. A `Memo` is one array of rows `(key[0], key[1], 2 * (value +
+1) + is_value)` (0 in the last column: an empty row), probed linearly from
 the second hash's low bits, and doubled when two thirds of its rows are
 full. A set's value, once known, stays: a later bound of it is not
 written, and past the search's cap the bounds alone are dropped
@@ -76,10 +76,15 @@ def _memo_get(memo, key):
     row = key[1] & mask
     while rows[row, 2] != 0:
         if rows[row, 0] == key[0] and rows[row, 1] == key[1]:
-            packed = rows[row, 2] - np.uint64(1)
-            return np.int64(packed >> np.uint64(1)), (packed & np.uint64(1)) != 0
+            return np.int64(rows[row, 2] >> np.uint64(1)) - 1, _holds_value(rows[row, 2])
         row = (row + np.uint64(1)) & mask
     return np.int64(-1), False
+
+
+@njit(cache=True)
+def _holds_value(packed):
+    """Whether a full row's last column holds a set's value (else a bound)."""
+    return (packed & np.uint64(1)) != 0
 
 
 @njit(cache=True)
@@ -97,14 +102,14 @@ def _memo_put_bound(memo, key, value):
 
 @njit(cache=True)
 def _memo_put(memo, key, value, is_value):
-    """`_memo_put_value` or `_memo_put_bound`: a row's last column holds 2 * value + (1 for a value) + 1."""
+    """`_memo_put_value` or `_memo_put_bound`: a row's last column holds 2 * (value + 1), + 1 for a value."""
     rows = memo.rows
     mask = np.uint64(rows.shape[0] - 1)
     row = key[1] & mask
-    packed = (np.uint64(value) << np.uint64(1)) + np.uint64(2 if is_value else 1)
+    packed = (np.uint64(value + 1) << np.uint64(1)) | np.uint64(is_value)
     while rows[row, 2] != 0:
         if rows[row, 0] == key[0] and rows[row, 1] == key[1]:
-            held_value = ((rows[row, 2] - np.uint64(1)) & np.uint64(1)) != 0
+            held_value = _holds_value(rows[row, 2])
             if is_value or not held_value:
                 rows[row, 2] = packed
                 if is_value and not held_value:
@@ -141,7 +146,7 @@ def _moved(rows, size, with_bounds):
     mask = np.uint64(size - 1)
     for old in range(rows.shape[0]):
         packed = rows[old, 2]
-        if packed == 0 or not (with_bounds or ((packed - np.uint64(1)) & np.uint64(1)) != 0):
+        if packed == 0 or not (with_bounds or _holds_value(packed)):
             continue
         row = rows[old, 1] & mask
         while grown[row, 2] != 0:
