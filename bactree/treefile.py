@@ -11,14 +11,16 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import orjson
 
 from .game import READ_LIMIT, Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError
 
 FORMAT = "bactree-tree"
-VERSION = 1
+VERSION = 1  # what a game of every code over its symbols, answered in bulls and cows, is written in
+VERSIONS = (1, 2)  # what this reader reads: 2 adds lists of secrets and guesses, and answer rules
+RULES = ("bulls-cows",)  # the answer rules this reader scores (the format names others, still to come)
 # The largest tree file a reader loads: parsed, JSON takes several times its size in memory.
 # A tree has a node per secret, so this holds any tree of a game within READ_LIMIT.
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -83,7 +85,19 @@ def node(guess: str, children: dict[Answer, Node] | None = None) -> Node:
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
-    return {"length": game.length, "symbols": game.symbols, "repeats": game.repeats}
+    """The file's `game` object, keys in the format's order; a game of lists with its rule and lists (version 2)."""
+    fields: dict[str, Any] = {"length": game.length, "symbols": game.symbols, "repeats": game.repeats}
+    if game.has_lists:
+        fields["rule"] = "bulls-cows"
+        fields["secrets"] = list(game.secrets or ())
+        if game.guesses is not None:
+            fields["guesses"] = list(game.guesses)
+    return fields
+
+
+def version_of(game: Game) -> int:
+    """The format version a game is written in: 2 exactly when it has lists (every version 1 file stays as it was)."""
+    return 2 if game.has_lists else VERSION
 
 
 def document(game: Game, objective: Objective, optimal: bool, root: Node, lower_bound: int | None = None) -> dict[str, Any]:
@@ -91,7 +105,7 @@ def document(game: Game, objective: Objective, optimal: bool, root: Node, lower_
     replay = replay_tree(game, root)
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": version_of(game),
         "game": game_to_json(game),
         "objective": objective.to_json(),
         "optimal": optimal,
@@ -227,8 +241,9 @@ def check_header(doc: Any, name: str) -> Game:
         raise fail("the top level is not a JSON object")
     if doc.get("format") != FORMAT:
         raise fail(f"not a bactree tree file (format is {doc.get('format')!r}, expected {FORMAT!r})")
-    if type(doc.get("version")) is not int or doc["version"] != VERSION:  # not true, not 1.0
-        raise fail(f"unsupported version {doc.get('version')!r} (this reader knows version {VERSION})")
+    if type(doc.get("version")) is not int or doc["version"] not in VERSIONS:  # not true, not 1.0
+        known = " and ".join(map(str, VERSIONS))
+        raise fail(f"unsupported version {doc.get('version')!r} (this reader knows versions {known})")
     for field in ("game", "objective", "optimal", "stats", "root"):
         if field not in doc:
             raise fail(f"missing field {field!r}")
@@ -242,8 +257,9 @@ def check_header(doc: Any, name: str) -> Game:
         raise fail(f"game.symbols must be a string, got {symbols!r}")
     if not isinstance(repeats, bool):
         raise fail(f"game.repeats must be true or false, got {repeats!r}")
+    lists = _read_lists(raw_game, doc["version"], fail)
     try:
-        game = Game(length, symbols, repeats)
+        game = Game(length, symbols, repeats, *lists)
         game.check_size(READ_LIMIT)
     except InvalidGameError as err:
         raise fail(str(err)) from None
@@ -263,6 +279,29 @@ def check_header(doc: Any, name: str) -> Game:
     return game
 
 
+def _read_lists(raw_game: dict[str, Any], version: int, fail: Callable[[str], TreeFormatError]) -> tuple[Any, Any]:
+    """(secrets, guesses) of a version 2 `game` as tuples, or None where absent; version 1 has neither field."""
+    if version == 1:
+        extra = {"rule", "secrets", "guesses"} & set(raw_game)
+        if extra:
+            raise fail(f"game.{sorted(extra)[0]} needs version 2 (this file says version 1)")
+        return None, None
+    rule = raw_game.get("rule")
+    if rule not in RULES:
+        raise fail(f"game.rule {rule!r} is not a rule this reader knows (it knows {', '.join(RULES)})")
+    lists = []
+    for field in ("secrets", "guesses"):
+        words = raw_game.get(field)
+        if words is not None and (not isinstance(words, list) or not all(isinstance(word, str) for word in words)):
+            raise fail(f"game.{field} must be a list of strings")
+        if words is not None and len(words) > READ_LIMIT.codes:
+            raise fail(f"game.{field} holds {len(words):,} codes (at most {READ_LIMIT.codes:,})")
+        lists.append(None if words is None else tuple(words))
+    if lists[0] is None and lists[1] is not None:
+        raise fail("game.guesses needs game.secrets")
+    return lists[0], lists[1]
+
+
 def check_node_count(game: Game, root: Node, name: str = "tree") -> None:
     """Refuse a tree with fewer nodes than its game has codes, before any code is listed.
 
@@ -273,7 +312,7 @@ def check_node_count(game: Game, root: Node, name: str = "tree") -> None:
     `LISTED_UNCOUNTED` codes pass: listing them is cheap, and the replay then
     names the defect more precisely.
     """
-    secrets = game.num_codes
+    secrets = game.num_secrets
     if secrets <= LISTED_UNCOUNTED:
         return
     count, stack = 0, [root]
@@ -298,7 +337,7 @@ def replay_tree(game: Game, root: Node, name: str = "tree", secrets: Sequence[st
     """
     if secrets is None:
         check_node_count(game, root, name)
-    everyone = game.codes if secrets is None else secrets
+    everyone = game.secret_codes if secrets is None else secrets
     solved = game.solved
     histogram: dict[int, int] = {}
     nodes = 0

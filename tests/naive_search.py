@@ -58,7 +58,7 @@ def min_height(game: Game, hard: bool = False) -> int:
             best = worst if best is None else min(best, worst)
         return best
 
-    return height(frozenset(game.codes))
+    return height(frozenset(game.secret_codes))
 
 
 @lru_cache(maxsize=None)
@@ -101,7 +101,7 @@ def min_chain_tree(game: Game, depth: int | None, keys: tuple[str, ...], hard: b
                     found = (figures, (guess, subtrees))
         return found
 
-    return best(frozenset(game.codes), depth)
+    return best(frozenset(game.secret_codes), depth)
 
 
 def min_cost_tree(game: Game, depth: int | None, per_secret: bool, hard: bool = False):

@@ -117,7 +117,7 @@ def book_positions(game: Game, solver) -> list[tuple[Pair, ...]]:
     """
     codes, positions = game.codes, []
     for first in solver.canonical_guesses(()).tolist():
-        for part in solver.split(solver.all_guesses, first):
+        for part in solver.split(solver.secrets, first):
             pairs = ((codes[first], solver.answer_to(first, part)),)
             positions.append(pairs)
             for second in solver.canonical_guesses((first,)).tolist():

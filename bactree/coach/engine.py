@@ -97,7 +97,7 @@ class Engine:
     # -- positions ------------------------------------------------------
     def subset(self, pairs: tuple[Pair, ...]) -> np.ndarray:
         """The still-possible secrets after `pairs`, as code indices."""
-        subset = self.solver.all_guesses
+        subset = self.solver.secrets
         for guess, answer in pairs:
             subset = subset[self.table[self.index[guess], subset] == encode_answer(self.game, answer)]
         return subset
@@ -105,7 +105,7 @@ class Engine:
     def _depth(self, guesses: int, size: int) -> int:
         """Guesses allowed below a position: no cap in effect (at least one more than the secrets), and the
         same for a part and for the position it becomes, so that a review's memos carry over."""
-        return min(self.solver.num_codes, max(self.solver.num_codes - guesses, size + 1))
+        return min(self.solver.num_secrets, max(self.solver.num_secrets - guesses, size + 1))
 
     def rank(self, pairs: tuple[Pair, ...], top: int, named: str | None, seconds: float) -> Ranking:
         """The `top` best guesses after `pairs` and the value of `named`, searching for at most `seconds` more."""

@@ -7,11 +7,13 @@ module, and they must load without numpy or numba.
 from __future__ import annotations
 
 import collections
+import hashlib
 import itertools
 import math
 import operator
 import re
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -107,22 +109,63 @@ class Game:
     """A game of the family: codes of `length` symbols from `symbols`.
 
     `repeats=False` is Bulls and Cows (distinct symbols); `repeats=True` is
-    Mastermind (any string, cows counted as white pegs).
+    Mastermind (any string, cows counted as white pegs). A game of lists
+    (Bulls and Cows with words, `word_game`) has `secrets`, the possible
+    secrets, and may have `guesses`, the allowed guesses (holding every
+    secret; None: the secrets): both sorted by code point, `symbols` every
+    symbol they use, sorted, and `repeats` whether any of them repeats one.
+    Scoring is the same rule either way (cows counted as white pegs).
     """
 
     length: int
     symbols: str
     repeats: bool
+    secrets: tuple[str, ...] | None = None
+    guesses: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         check_game_shape(self.length, self.symbols, self.repeats)
         for symbol in self.symbols:
             if symbol.isspace():
                 raise InvalidGameError(f"invalid game: whitespace is not a symbol ({_short(self.symbols)})")
+        if self.secrets is None:
+            if self.guesses is not None:
+                raise InvalidGameError("invalid game: a list of guesses needs a list of secrets")
+            return
+        _check_lists(self)
+
+    def __hash__(self) -> int:
+        return hash((self.length, self.symbols, self.repeats, self.list_digest))
 
     def __str__(self) -> str:
+        if self.secrets is not None:
+            guesses = "" if self.guesses is None else f", {len(self.guesses):,} allowed guesses"
+            return f"{len(self.secrets):,} words of {self.length} letters{guesses}"
         kind = "repeats" if self.repeats else "no repeats"
         return f"{self.length} of {_short(self.symbols)}, {kind}"
+
+    @property
+    def has_lists(self) -> bool:
+        """Whether the secrets are a list (a word game) rather than every code over the symbols."""
+        return self.secrets is not None
+
+    @cached_property
+    def list_digest(self) -> str:
+        """The first 12 hex digits of a SHA-256 of the lists ('' for a game without lists): names the game in files."""
+        if self.secrets is None:
+            return ""
+        text = "\n".join(self.secrets) + "\n\n" + "\n".join(self.guesses or ())
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    @property
+    def num_secrets(self) -> int:
+        """How many possible secrets there are: the list's length, or `num_codes`."""
+        return self.num_codes if self.secrets is None else len(self.secrets)
+
+    @property
+    def secret_codes(self) -> tuple[str, ...]:
+        """The possible secrets: the list of secrets, or every code (`codes`)."""
+        return self.codes if self.secrets is None else self.secrets
 
     @property
     def num_symbols(self) -> int:
@@ -134,6 +177,8 @@ class Game:
 
         Exact and cheap for any game `check_size` lets through; check a declared game first.
         """
+        if self.secrets is not None:
+            return len(self.codes)
         k, n = self.num_symbols, self.length
         return k**n if self.repeats else math.perm(k, n)
 
@@ -155,7 +200,10 @@ class Game:
 
     @cached_property
     def codes(self) -> tuple[str, ...]:
-        """Every code, in lexicographic order of the symbols string; `GameTooLargeError` past `READ_LIMIT`."""
+        """Every code that may be guessed: in lexicographic order of the symbols string, or a game's list of guesses
+        (its secrets when it has no other); `GameTooLargeError` past `READ_LIMIT`."""
+        if self.secrets is not None:
+            return self.secrets if self.guesses is None else self.guesses
         self.check_size()
         pick = itertools.product if self.repeats else itertools.permutations
         if self.repeats:
@@ -193,8 +241,20 @@ class Game:
         return Answer(self.length, 0)
 
     def parse_code(self, text: str) -> str:
-        """Check a code and return it; `invalid code ...` names what is wrong."""
+        """Check a code and return it; `invalid code ...` names what is wrong.
+
+        A game of lists reads a word as its lists hold it (NFC, lower case)
+        and takes only its allowed guesses.
+        """
         code = text.strip()
+        if self.secrets is not None:
+            word = normal_word(code)
+            if word not in self.code_index:
+                shown = text if len(text) <= 40 else text[:40] + "..."
+                if len(word) != self.length:
+                    raise InvalidCodeError(f"invalid guess {shown!r}: expected {self.length} letters, got {len(word)}")
+                raise InvalidCodeError(f"invalid guess {shown!r}: not a word of the game's list")
+            return word
         if len(code) != self.length:
             raise InvalidCodeError(
                 f"invalid code {text!r}: expected {self.length} symbols, got {len(code)}"
@@ -270,6 +330,61 @@ class Game:
     def _answer_of(self) -> list[list[Answer]]:
         """`_answer_of[bulls][cows]`: one `Answer` per reply, made once rather than one per secret scored."""
         return [[Answer(bulls, cows) for cows in range(self.length + 1 - bulls)] for bulls in range(self.length + 1)]
+
+
+def normal_word(text: str) -> str:
+    """A word as lists hold it: NFC, lower case, unless lower case changes its length (Turkish 'İ': kept as given)."""
+    word = unicodedata.normalize("NFC", text)
+    lower = unicodedata.normalize("NFC", word.lower())
+    return lower if len(lower) == len(word) else word
+
+
+def word_game(secrets: Iterable[str], guesses: Iterable[str] | None = None) -> Game:
+    """The Bulls and Cows game of a word list: its secrets, and its allowed guesses (default: the secrets).
+
+    Words are taken as given (normalise them first: `normal_word`, or read a
+    list with `bactree.game.words`); duplicates are dropped and the lists
+    sorted by code point; a secret missing from the guesses is added to them.
+    """
+    secret_list = tuple(sorted(set(secrets)))
+    if not secret_list:
+        raise InvalidGameError("invalid game: the list of secrets is empty")
+    guess_list = None
+    if guesses is not None:
+        guess_list = tuple(sorted(set(guesses) | set(secret_list)))
+        if guess_list == secret_list:
+            guess_list = None
+    words = guess_list or secret_list
+    symbols = "".join(sorted(set().union(*words)))
+    repeats = any(len(set(word)) < len(word) for word in words)
+    return Game(len(secret_list[0]), symbols, repeats, secret_list, guess_list)
+
+
+def _check_lists(game: Game) -> None:
+    """Refuse lists that break the format: unsorted or repeated, a word of another length or with another symbol,
+    guesses that lack a secret, symbols or repeats that are not the lists' own."""
+    for name, words in (("secrets", game.secrets), ("guesses", game.guesses)):
+        if words is None:
+            continue
+        if not words:
+            raise InvalidGameError(f"invalid game: the list of {name} is empty")
+        for before, word in zip(words, words[1:]):
+            if before >= word:
+                raise InvalidGameError(f"invalid game: the {name} are not sorted without duplicates ({before!r}, {word!r})")
+        for word in words:
+            if len(word) != game.length:
+                raise InvalidGameError(f"invalid game: {name[:-1]} {word!r} has {len(word)} symbols, not {game.length}")
+    words = game.codes
+    if game.guesses is not None:
+        allowed = set(game.guesses)
+        missing = next((word for word in game.secrets or () if word not in allowed), None)
+        if missing is not None:
+            raise InvalidGameError(f"invalid game: secret {missing!r} is not among the guesses")
+    used = "".join(sorted(set().union(*words)))
+    if used != game.symbols:
+        raise InvalidGameError(f"invalid game: the symbols must be the lists' own, sorted ({_short(used)}), got {_short(game.symbols)}")
+    if game.repeats != any(len(set(word)) < len(word) for word in words):
+        raise InvalidGameError(f"invalid game: repeats must be {not game.repeats} for these lists")
 
 
 def _short(symbols: str) -> str:

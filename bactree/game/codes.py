@@ -12,13 +12,16 @@ from . import BUILD_LIMIT, Answer, Game
 
 
 def code_array(game: Game) -> np.ndarray:
-    """Every code as a row of symbol indices (uint8), in the order of `game.codes`.
+    """Every code as a row of symbol indices (uint8), in the order of `game.codes` (a game of lists: its guesses).
 
     `GameTooLargeError` for games past `BUILD_LIMIT`, whose answer table would not fit.
     """
     game.check_size(BUILD_LIMIT)
     k, n = game.num_symbols, game.length
-    if game.repeats:
+    if game.has_lists:
+        index = {symbol: i for i, symbol in enumerate(game.symbols)}
+        rows = ([index[symbol] for symbol in code] for code in game.codes)
+    elif game.repeats:
         rows = itertools.product(range(k), repeat=n)
     else:
         rows = itertools.permutations(range(k), n)

@@ -173,7 +173,7 @@ def _built(
 ) -> BuildResult:
     """`build` once its options are checked, with `solver` made (and its refutations loaded)."""
     say = progress or (lambda message: None)
-    everything = solver.all_guesses
+    everything = solver.secrets
     if objective == "worst-case" and tie_break == HEIGHT_ONLY:
         height, lower, root = least_height_tree(solver, progress, workers, checkpoint, resume, executor, address, budget)
         if lower == height:
@@ -189,13 +189,13 @@ def _built(
         if max_guesses is not None and max_guesses < height:
             raise BactreeError(f"no tree solves every secret within {max_guesses} guesses: the least is {height}")
     if objective == "worst-case":
-        cost_kind = Cost.chain(keys, height, solver.num_codes)
+        cost_kind = Cost.chain(keys, height, solver.num_secrets)
         depth = height
         recorded = Objective("worst-case", keys, hard, max_guesses)
     else:
         cost_kind = TOTAL_GUESSES
-        # No tree needs more guesses than there are codes.
-        depth = solver.num_codes if max_guesses is None else min(max_guesses, solver.num_codes)
+        # No tree needs more guesses than there are secrets.
+        depth = solver.num_secrets if max_guesses is None else min(max_guesses, solver.num_secrets)
         recorded = Objective("expected", (), hard, max_guesses)
     say(f"minimising {cost_kind.name} within {depth} guesses")
     first = forced_first_guess(solver) if objective == "expected" else None
@@ -274,7 +274,7 @@ def least_height_tree(
         say(solver.counted_out(depth - 1))
     lower: int | None = None  # the least height not refuted, once the exhaustive search could not decide one
     while True:
-        if lower is None and len(solver.refutations) and solver.refuted_one_guess_deep(solver.all_guesses, depth):
+        if lower is None and len(solver.refutations) and solver.refuted_one_guess_deep(solver.secrets, depth):
             say(f"height {depth}: refuted (every first guess leaves a part refuted in the refutations loaded)")
             depth += 1
             continue
@@ -286,14 +286,14 @@ def least_height_tree(
                                         executor, address)
         else:
             finder = TreeFinder(solver, progress, allowed)
-            root = finder.tree(solver.all_guesses, depth) if finder.find(solver.all_guesses, depth) >= 0 else None
+            root = finder.tree(solver.secrets, depth) if finder.find(solver.secrets, depth) >= 0 else None
         if root is not None:
             return depth, depth if lower is None else lower, root
         if lower is None:
             say(f"height {depth}: no tree found by broadening; exhaustive search")
             solver.budget = None if budget is None else solver.work + budget
             try:
-                exists = solver.find_guess(solver.all_guesses, depth) >= 0
+                exists = solver.find_guess(solver.secrets, depth) >= 0
             except SearchBudgetExceeded:
                 lower = depth
                 say(f"height {depth}: undecided within the budget of {budget}; the least height is at least {depth}")
@@ -304,7 +304,7 @@ def least_height_tree(
             if exists:  # the tree the exhaustive search found, its kernel levels found again by the finder
                 finder = TreeFinder(solver, progress)
                 finder.seed(solver.found_guesses())
-                finder.find(solver.all_guesses, depth, widths=(EVERY,))
-                return depth, depth, finder.tree(solver.all_guesses, depth)
+                finder.find(solver.secrets, depth, widths=(EVERY,))
+                return depth, depth, finder.tree(solver.secrets, depth)
             say(f"height {depth}: refuted")
         depth += 1

@@ -38,7 +38,7 @@ def chosen_first_guess(solver: Solver, depth: int, greedy: str, code: str | None
     chosen guess's proven one bounds the whole game.
     """
     search = CostSearch(solver, TOTAL_GUESSES, greedy_rule=greedy)
-    everything = solver.all_guesses
+    everything = solver.secrets
     guesses, bases, _ = search.candidates(everything, depth, ())
     if code is None:
         first = greedy_order(search, everything, depth, (), guesses)[0]
@@ -58,7 +58,7 @@ def first_guess_bounds(solver: Solver, depth: int) -> list[tuple[int, int]]:
     tree: it is left out.
     """
     search = CostSearch(solver, TOTAL_GUESSES)
-    everything = solver.all_guesses
+    everything = solver.secrets
     rows = []
     for first in solver.canonical_guesses(()).tolist():
         parts = solver.split(everything, first)

@@ -77,7 +77,7 @@ def _say_nodes(say: Progress, pool: Executor) -> None:
 
 def _task_slots(solver: Solver, tasks: int, workers: int | None, executor: str) -> int:
     """How many tasks may run at once: all of them, or one (in this process) for a small local build by default."""
-    if workers is None and executor == "local" and solver.num_codes < PARALLEL_MIN_SECRETS:
+    if workers is None and executor == "local" and solver.num_secrets < PARALLEL_MIN_SECRETS:
         return 1
     return tasks
 
@@ -111,7 +111,7 @@ def solve_by_first_answer(
     """
     say = progress or (lambda message: None)
     game = solver.game
-    parts = solver.split(solver.all_guesses, first)
+    parts = solver.split(solver.secrets, first)
     answers = [str(solver.answer_to(first, part)) for part in parts]
     header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget,
               "hard": solver.hard, "greedy": greedy}
@@ -154,7 +154,7 @@ def solve_by_first_answer(
         say(
             f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, "
             f"total {result.cost} ({proven}), {result.sets} sets, {result.seconds:.1f}s; "
-            f"{covered}/{len(solver.all_guesses) - 1} secrets done, their total between "
+            f"{covered}/{len(solver.secrets) - 1} secrets done, their total between "
             f"{sum(r.lower_bound for r in done.values())} and {sum(r.cost for r in done.values())} "
             f"[{time.perf_counter() - began:.0f}s elapsed]"
         )
@@ -193,7 +193,7 @@ def solve_by_first_answer(
     results = [done[a] for a in answers]
     if known is not None:
         results = [_bettered(result, known, say) for result in results]
-    size = len(solver.all_guesses)
+    size = len(solver.secrets)
     total = size + sum(r.cost for r in results)
     lower = size + sum(r.lower_bound for r in results)
     children = {solver.answer_to(first, part): r.tree for part, r in zip(parts, results)}
@@ -388,7 +388,7 @@ def find_by_first_answer(
     """
     say = progress or (lambda message: None)
     game = solver.game
-    parts = solver.split(solver.all_guesses, first)
+    parts = solver.split(solver.secrets, first)
     answers = [str(solver.answer_to(first, part)) for part in parts]
     header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "hard": solver.hard,
               "search": "tree finder"}

@@ -48,6 +48,7 @@ CONTEXT_TYPE = ContextType([
     ("level_fill", _INTS),
     ("weights", _INTS),
     ("hard", types.boolean),
+    ("symmetric", types.boolean),
     ("memo", MEMO_TYPE),
     ("kernel_max", types.int64),
 ])
@@ -56,7 +57,7 @@ CONTEXT_TYPE = ContextType([
 @njit(cache=True)
 def _new_context(
     table, grouped, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
-    memo, kernel_max,
+    symmetric, memo, kernel_max,
 ):
     """A `Context` holding these (the memo tables shared, not copied)."""
     context = structref.new(CONTEXT_TYPE)
@@ -73,6 +74,7 @@ def _new_context(
     context.level_fill = level_fill
     context.weights = weights
     context.hard = hard
+    context.symmetric = symmetric
     context.memo = memo
     context.kernel_max = kernel_max
     return context

@@ -28,8 +28,8 @@ from .._partition_kernels import _answers_of, _label_parts
 
 @njit(cache=True)
 def _least_cost(
-    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, memo,
-    given_pool,
+    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
+    memo, given_pool,
 ):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
 
@@ -93,7 +93,7 @@ def _least_cost(
         if value >= 0:
             _memo_put_value(memo, key, value)
             return value
-    pool = _search_pool(codes, subset, hard, given_pool)
+    pool = _search_pool(codes, subset, hard, symmetric, given_pool)
     index, bases, largest, fail_low = _bases_below(
         table, subset, pool, solved, num_slots, part_floor, orbit_of, limit, here, bound, _floor_at(floor, depth - 1),
         LEFT_OUT_LEVELS,
@@ -146,7 +146,7 @@ def _least_cost(
             total -= known[a]
             total += _least_cost(
                 table, grouped, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, class_floor, orbit_of,
-                weights, hard, memo, subset[:0],
+                weights, hard, symmetric, memo, subset[:0],
             )
         if total < best:
             best = total
@@ -162,20 +162,25 @@ def _least_cost(
 
 
 @njit(cache=True)
-def _search_pool(codes, subset, hard, given_pool):
-    """The guesses a search of `subset` tries: in `hard` mode its own codes, else `_kernel_pool`'s; `given_pool`
-    instead when it is not empty and smaller."""
+def _search_pool(codes, subset, hard, symmetric, given_pool):
+    """The guesses a search of `subset` tries: in `hard` mode its own codes, else `_kernel_pool`'s (every code in a
+    game without `symmetric` relabellings, a word list); `given_pool` instead when it is not empty and smaller."""
     member = np.zeros(codes.shape[0], np.bool_)
     for x in subset:
         member[x] = True
-    pool = subset if hard else _kernel_pool(codes, subset, member)
+    if hard:
+        pool = subset
+    elif symmetric:
+        pool = _kernel_pool(codes, subset, member)
+    else:
+        pool = np.arange(codes.shape[0], dtype=np.int64)
     return given_pool if 0 < given_pool.shape[0] < pool.shape[0] else pool
 
 
 @njit(cache=True)
 def _lowest_best_guess(
-    table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, memo,
-    given_pool,
+    table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
+    memo, given_pool,
 ):
     """The lowest code starting a tree of cost `value` on `subset` within `depth` guesses (-1 if none does), where `value`
     is the least cost of `subset` (2 secrets or more), as `_least_cost` found it: the guess its tree starts with.
@@ -198,7 +203,7 @@ def _lowest_best_guess(
         for g in given_pool:
             if g == low:
                 return low
-    pool = np.sort(_search_pool(codes, subset, hard, given_pool))
+    pool = np.sort(_search_pool(codes, subset, hard, symmetric, given_pool))
     here = weights[0] + weights[1] * s  # depth >= 2 for a set of 2 or more: not the last guess
     index, bases, _, _ = _bases_below(
         table, subset, pool, solved, num_slots, _floor_at(class_floor, depth - 1), orbit_of, caps[depth - 1], here,
@@ -218,7 +223,8 @@ def _lowest_best_guess(
             if starts[a + 1] - starts[a] > 2:  # parts of at most 2 are exact in the floor
                 total += _least_cost(
                     table, grouped, codes, ordered[starts[a]:starts[a + 1]], depth - 1, value + 1 - total + known[a],
-                    solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, memo, subset[:0],
+                    solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric, memo,
+                    subset[:0],
                 ) - known[a]
         if total == value:
             return guess
@@ -227,8 +233,8 @@ def _lowest_best_guess(
 
 @njit(cache=True)
 def _small_set(
-    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, memo,
-    given_pool, value,
+    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
+    memo, given_pool, value,
 ):
     """`CostSearch`'s one way in: with `value` < 0, `_least_cost` below `bound`; with `value` the set's least cost,
     `_lowest_best_guess` (`bound` unused).
@@ -241,11 +247,11 @@ def _small_set(
     if value < 0:
         return _least_cost(
             table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard,
-            memo, given_pool,
+            symmetric, memo, given_pool,
         )
     return _lowest_best_guess(
         table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard,
-        memo, given_pool,
+        symmetric, memo, given_pool,
     )
 
 
@@ -256,5 +262,5 @@ def _small_set_in(context, subset, depth, bound, given_pool, value):
     c = context
     return _small_set(
         c.table, c.grouped, c.codes, subset, depth, bound, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,
-        c.weights, c.hard, c.memo, given_pool, value,
+        c.weights, c.hard, c.symmetric, c.memo, given_pool, value,
     )

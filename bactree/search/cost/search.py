@@ -124,15 +124,17 @@ class CostSearch:
         self.weights = np.array(cost.weights, np.int64)
         self.hard = solver.hard
         self.branching = len(solver.game.answers) - 1
-        self.level_fill = level_fills(solver.num_codes + 2, self.branching)
+        self.level_fill = level_fills(solver.num_secrets + 2, self.branching)
         self.floor = cost_floors(cost, solver.caps, self.level_fill)
         self.lookahead = cost.weights[1] > 0  # the kernels' lookahead bounds total guesses
-        if self.lookahead:
+        # Floors by answer class take a row per orbit of codes: a few in a game of every code, but one per code in a
+        # word list's (no relabellings), past memory there (1,500 words: orbits x answers x sizes x depths): off.
+        if self.lookahead and solver.symmetric:
             class_caps = solver.class_caps
-            class_totals = class_caps.floors(solver.num_codes + 1)
+            class_totals = class_caps.floors(solver.num_secrets + 1)
             class_totals[:, solver.solved] = self.level_fill
             self.orbit_of = class_caps.orbit_of
-        else:  # nodes and crush: no bound by class, one orbit
+        else:  # nodes and crush, and word lists: no bound by class, one orbit
             class_totals = np.broadcast_to(self.level_fill, (1, solver.num_slots, len(self.level_fill)))
             self.orbit_of = np.zeros(solver.num_codes, np.int64)
         self.class_floor = class_cost_floors(cost, self.floor, self.level_fill, class_totals)
@@ -282,7 +284,7 @@ class CostSearch:
         return _context._new_context(
             _context.readonly(solver.table), solver.grouped, solver.codes, solver.solved, solver.num_slots, solver.caps,
             self.floor, self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard,
-            self.kernel_memo, KERNEL_MAX_SET,
+            solver.symmetric, self.kernel_memo, KERNEL_MAX_SET,
         )
 
     def _cap_memo(self) -> None:

@@ -46,11 +46,15 @@ def code_orbits(codes: np.ndarray, num_symbols: int) -> np.ndarray:
 class ClassCaps:
     """Counting bounds per answer class of one game, computed a depth at a time as the search asks for them."""
 
-    def __init__(self, table: np.ndarray, codes: np.ndarray, num_symbols: int, solved: int, num_slots: int) -> None:
+    def __init__(
+        self, table: np.ndarray, codes: np.ndarray, num_symbols: int, solved: int, num_slots: int, symmetric: bool = True
+    ) -> None:
+        """`symmetric`: whether relabellings map the game onto itself (every code over the symbols); else (a word
+        list) each code is an orbit of its own."""
         self.table = table
         self.solved = solved
         self.num_slots = num_slots
-        self.orbit_of = code_orbits(codes, num_symbols)
+        self.orbit_of = code_orbits(codes, num_symbols) if symmetric else np.arange(len(codes), dtype=np.int64)
         self.representatives = np.unique(self.orbit_of, return_index=True)[1]
         self.sizes = np.array(
             [np.bincount(table[g], minlength=num_slots) for g in self.representatives], np.int64

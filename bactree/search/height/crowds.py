@@ -35,6 +35,16 @@ COMPARED_CELLS = 1 << 25
 MOST_CELLS = 10**8
 
 
+def plain_crowd_limits(length: int, most: int) -> list[int]:
+    """[L(0), L(1), ...] = [0, 1, n, n^2, ...] up to the first that reaches `most` (the game's codes), as
+    `crowd_limits` gives them: the limits of any game, a word list's too, where the counted ones, made per shape of
+    multiset, do not hold (only relabellings make the multisets of one shape alike)."""
+    limits = [0, 1]
+    while length > 1 and limits[-1] < most:
+        limits.append(min(length * limits[-1], most))
+    return limits
+
+
 def crowd_limits(
     codes: np.ndarray, multiset_of: np.ndarray, cells: int = COMPARED_CELLS, most_cells: int = MOST_CELLS
 ) -> list[int]:

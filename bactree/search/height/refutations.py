@@ -73,9 +73,11 @@ class RefutationStore:
     """
 
     def __init__(
-        self, codes: np.ndarray, table: np.ndarray, perms: np.ndarray, num_symbols: int, index_of: np.ndarray,
+        self, codes: np.ndarray, table: np.ndarray, perms: np.ndarray, num_symbols: int, index_of: np.ndarray | None,
         max_bytes: int = 256 << 20,
     ) -> None:
+        """`index_of`: `Solver.index_of`, to find a set's images under relabellings; None for a game without them
+        (a word list), whose sets are found again only as they are."""
         self.codes = codes
         self.table = table
         self.perms = perms
@@ -110,6 +112,8 @@ class RefutationStore:
         stored = self._sets.get(self.key(subset, depth) if key is None else key)
         if not stored:
             return False
+        if self.index_of is None:  # a game without symmetry (a word list): only the set itself
+            return any(np.array_equal(other, subset) for other in stored)
         member = self._member
         member[subset] = True
         try:

@@ -35,7 +35,7 @@ from .. import _partition_kernels
 from .._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms, _stabiliser
 from .class_caps import ClassCaps
 from .cores import CoreStore
-from .crowds import CrowdCache, crowd_limits
+from .crowds import CrowdCache, crowd_limits, plain_crowd_limits
 from .screens import NO_CLASSES, ClassScreen
 from .refutations import RefutationStore
 
@@ -104,15 +104,25 @@ class Solver:
         """`table`: the game's answer table when one is at hand (a worker's shared copy), else built."""
         self.game = game
         self.hard = hard
+        # Relabellings of positions and symbols map a game of every code onto itself; a word list almost never:
+        # there every rule that uses them is off (each guess its own orbit, refutations found again only as they are).
+        self.symmetric = not game.has_lists
         self.codes = code_array(game)
         self.table = answer_table(game) if table is None else table
         self.num_codes = len(self.codes)
         self.num_slots = num_slots(game)
         self.solved = solved_slot(game)
         self.caps = level_caps(game, self.num_codes)
-        self.perms = np.array(list(itertools.permutations(range(game.length))), np.int64)
+        positions = itertools.permutations(range(game.length)) if self.symmetric else [tuple(range(game.length))]
+        self.perms = np.array(list(positions), np.int64)
         self.all_guesses = np.arange(self.num_codes, dtype=np.int64)
         self.no_guesses = self.all_guesses[:0]
+        # Every possible secret, the set a whole game's search starts from: every code, or a word game's secrets
+        # among its allowed guesses (then the table's columns of other codes are never a secret).
+        self.secrets = self.all_guesses if game.secrets is None or game.guesses is None else np.array(
+            [index for index, code in enumerate(game.codes) if code in set(game.secrets)], np.int64
+        )
+        self.num_secrets = len(self.secrets)
         self.progress = progress
         self.stats = SearchStats()
         # Most work `find_guess` may do (`work`); None: no limit. `deadline`: a `time.perf_counter()`
@@ -125,7 +135,9 @@ class Solver:
         self._canonical_bytes = 0  # held by `_canonical` apart from `all_guesses`, which it shares
         self._index_of: np.ndarray | None = None
         self._class_caps: ClassCaps | None = None
-        self.refutations = RefutationStore(self.codes, self.table, self.perms, game.num_symbols, self.index_of())
+        self.refutations = RefutationStore(
+            self.codes, self.table, self.perms, game.num_symbols, self.index_of() if self.symmetric else None
+        )
         self.cores = CoreStore()  # sets no guess separates, for every three-left search of this solver
         self.unsolved = CoreStore()  # sets no three guesses solve, as the kernel found them (`find_guess`)
         self.crowd_cache = CrowdCache(self.num_codes)  # the codes each crowd met leaves, for `_kernel_guess`
@@ -145,6 +157,8 @@ class Solver:
 
     @cached_property
     def _crowd_limits(self) -> list[int]:
+        if not self.symmetric:  # the counted limits are per shape of multiset, which takes relabellings: the plain ones
+            return plain_crowd_limits(self.game.length, self.num_codes)
         return crowd_limits(self.codes, multiset_of(self.game))
 
     def crowd_limit(self, depth: int) -> int:
@@ -173,6 +187,8 @@ class Solver:
         unused (deep in 5 of 9's searches, two of nine: 36 arrays where
         there were thousands of histories).
         """
+        if not self.symmetric:
+            return self.all_guesses
         key = tuple(sorted(set(history)))
         found = self._canonical.get(key)
         if found is None:
@@ -233,6 +249,8 @@ class Solver:
 
     def _set_group(self, subset: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """(perm rows, symbol maps, used symbols) of the maps sending `subset` onto itself; None past `SET_SYMMETRY_CAP`."""
+        if not self.symmetric:
+            return None
         member = np.zeros(self.num_codes, np.bool_)
         member[subset] = True
         rows, maps, used, complete = _set_automorphisms(
@@ -253,7 +271,9 @@ class Solver:
     def class_caps(self) -> ClassCaps:
         """The game's counting bounds per answer class (`class_caps`), made when first asked for."""
         if self._class_caps is None:
-            self._class_caps = ClassCaps(self.table, self.codes, self.game.num_symbols, self.solved, self.num_slots)
+            self._class_caps = ClassCaps(
+                self.table, self.codes, self.game.num_symbols, self.solved, self.num_slots, symmetric=self.symmetric
+            )
         return self._class_caps
 
     def index_of(self) -> np.ndarray:
@@ -296,7 +316,7 @@ class Solver:
         (within `CONSISTENT_CACHE_ENTRIES`).
         """
         if not history:
-            return len(subset) == self.num_codes
+            return len(subset) == self.num_secrets
         guesses = list(history)
         answers = self.table[guesses, subset[0]]
         key = (history, answers.tobytes())
@@ -460,13 +480,13 @@ class Solver:
     def counting_floor(self) -> int:
         """The least height counting does not refute (`most_solved`): where a least-height search starts."""
         depth = 1
-        while self.most_solved(depth) < self.num_codes:
+        while self.most_solved(depth) < self.num_secrets:
             depth += 1
         return depth
 
     def counted_out(self, depth: int) -> str:
         """The progress line of a height refuted by counting: `depth` guesses solve fewer secrets than the game has."""
-        return f"height {depth}: refuted by counting (at most {self.most_solved(depth)} of {self.num_codes} secrets)"
+        return f"height {depth}: refuted by counting (at most {self.most_solved(depth)} of {self.num_secrets} secrets)"
 
     def refuted_one_guess_deep(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> bool:
         """True if every guess on `subset` leaves a part the class bounds or the refutation store rule out within `depth - 1`.
@@ -484,7 +504,7 @@ class Solver:
     def min_height(self) -> int:
         """The least worst case over all secrets, proven: every smaller height refuted."""
         start = time.perf_counter()
-        everything = self.all_guesses
+        everything = self.secrets
         depth = self.counting_floor()
         self.stats.refuted.extend(range(1, depth))
         if self.progress and depth > 1:

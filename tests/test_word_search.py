@@ -1,0 +1,112 @@
+"""The exact search on games of word lists, against the slow brute force of `naive_search`, on many random lists.
+
+A word list has no relabellings that map it onto itself, so the search runs
+with every rule that uses them off (`Solver.symmetric`): each guess its own
+orbit, refutations found again only as they are, the plain crowd limits, no
+floors by answer class. These tests draw small random lists, isograms and
+lists with repeated letters, with and without allowed guesses that are never
+a secret, in free and hard mode, and compare every objective and tie-break
+the build accepts with the brute force, tree for tree (ties to the lowest
+word), through the kernels and through the Python levels alike.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from naive_search import min_chain_tree, min_height, tree_to_nodes
+
+from bactree.game import Game, word_game
+from bactree.pipeline.build import build
+from bactree.search import TOTAL_GUESSES
+from bactree.search.cost import search as cost
+from bactree.search.height import solver as search_height
+from bactree.treefile import check_document
+
+
+@st.composite
+def word_games(draw: st.DrawFn) -> Game:
+    """A random small word game: 3 to 14 secrets of 2 to 4 letters, isograms or not, maybe with other guesses."""
+    length = draw(st.integers(2, 4))
+    letters = "abcdefg"[: draw(st.integers(length, 7))]
+    isograms = draw(st.booleans())
+    word = (
+        st.permutations(letters).map(lambda p: "".join(p[:length]))
+        if isograms
+        else st.lists(st.sampled_from(letters), min_size=length, max_size=length).map("".join)
+    )
+    secrets = draw(st.sets(word, min_size=3, max_size=14))
+    others = draw(st.sets(word, max_size=6)) if draw(st.booleans()) else set()
+    return word_game(secrets, secrets | others if others else None)
+
+
+@pytest.fixture(params=["kernel", "python"])
+def search_paths(request, monkeypatch):
+    """As shipped, and with the Python levels everywhere (the kernels' depth and set sizes at their least)."""
+    if request.param == "python":
+        monkeypatch.setattr(search_height, "KERNEL_DEPTH", 1)
+        monkeypatch.setattr(cost, "SYMMETRY_MIN_SET", 3)
+        monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
+    return request.param
+
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@SETTINGS
+@given(game=word_games(), hard=st.booleans())
+def test_least_total_matches_brute_force(game: Game, hard: bool, search_paths: str) -> None:
+    figures, tree = min_chain_tree(game, None, ("total",), hard)
+    result = build(game, "expected", hard=hard)
+    assert result.stats["total_guesses"] == figures[0]
+    assert result.document["root"] == tree_to_nodes(tree)
+    assert result.document["optimal"] is True
+    check_document(result.document)
+
+
+@SETTINGS
+@given(game=word_games(), hard=st.booleans(), chain=st.sampled_from([("nodes",), ("total",), ("crush", "total")]))
+def test_least_height_and_tie_breaks_match_brute_force(game: Game, hard: bool, chain: tuple[str, ...], search_paths: str) -> None:
+    height = min_height(game, hard)
+    figures, tree = min_chain_tree(game, height, chain, hard)
+    result = build(game, "worst-case", ",".join(chain), hard=hard)
+    doc = result.document
+    assert doc["stats"]["max_guesses"] == height
+    assert doc["root"] == tree_to_nodes(tree)
+    assert doc["optimal"] is True
+    check_document(doc)
+
+
+@SETTINGS
+@given(game=word_games(), hard=st.booleans(), slack=st.integers(0, 1))
+def test_a_cap_on_guesses_matches_brute_force(game: Game, hard: bool, slack: int) -> None:
+    cap = min_height(game, hard) + slack
+    figures, tree = min_chain_tree(game, cap, ("total",), hard)
+    result = build(game, "expected", max_guesses=cap, hard=hard)
+    assert result.stats["total_guesses"] == figures[0]
+    assert result.document["root"] == tree_to_nodes(tree)
+
+
+def test_the_rules_that_take_relabellings_are_off_for_a_word_list() -> None:
+    """Each guess its own orbit, no stabiliser's pool, refutations matched only as they are, the plain crowd limits."""
+    game = word_game(["abc", "acb", "bac", "bca", "cab", "cba", "abd", "dba"])
+    solver = search_height.Solver(game)
+    assert solver.symmetric is False and len(solver.perms) == 1
+    assert solver.canonical_guesses(()) is solver.all_guesses
+    assert solver.set_orbit_names(solver.secrets) is solver.all_guesses
+    assert solver.refutations.index_of is None
+    assert [solver.crowd_limit(d) for d in range(5)] == [0, 1, 3, 8, 8]
+    assert solver.class_caps.orbit_of.tolist() == list(range(8))
+    assert cost.CostSearch(solver, TOTAL_GUESSES).orbit_of.tolist() == [0] * 8
+    every_code = search_height.Solver(Game(3, "abcd", False))
+    assert every_code.symmetric is True and len(every_code.canonical_guesses(())) == 1
+
+
+def test_allowed_guesses_that_are_never_secrets_can_win() -> None:
+    """Three secrets one guess cannot tell apart among themselves are split by a word that is no secret."""
+    game = word_game(["ab", "ba", "cd"], ["ab", "ba", "cd", "ac"])
+    assert game.guesses == ("ab", "ac", "ba", "cd") and game.secret_codes == ("ab", "ba", "cd")
+    result = build(game, "expected")
+    assert result.document["stats"]["secrets"] == 3
+    assert result.document["stats"]["total_guesses"] == min_chain_tree(game, None, ("total",))[0][0]
