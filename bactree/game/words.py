@@ -20,6 +20,7 @@ from pathlib import Path
 from . import BactreeError
 
 __all__ = [
+    "SHIPPED_WORD_LISTS",
     "WORD_LIST_LIMIT",
     "InvalidWordListError",
     "WordList",
@@ -31,9 +32,9 @@ __all__ = [
 
 WORD_LIST_LIMIT = 50_000  # the engine's limit (BUILD_LIMIT.codes): a guess x secret answer table of 2.5 GB
 
-# The shipped lists (bactree/game/wordlists/NAME.txt), made by scripts/make_word_lists.py, which
-# writes each description into its file's header.
-_SHIPPED = {
+# The shipped lists (bactree/game/wordlists/NAME.txt) and what each holds; scripts/make_word_lists.py
+# makes them and writes each description into its file's header.
+SHIPPED_WORD_LISTS = {
     "en-4": "English common words of 4 letters, no letter repeated (SCOWL size 35, vulgar words left out)",
     "en-4-guesses": "English words of 4 letters, letters may repeat (SCOWL size 60, vulgar words left out); holds en-4",
     "en-5": "English common words of 5 letters, no letter repeated (SCOWL size 35, vulgar words left out)",
@@ -83,14 +84,14 @@ def normalise_word(entry: str) -> str:
 
 def shipped_word_lists() -> list[str]:
     """The names of the shipped word lists, sorted."""
-    return sorted(_SHIPPED)
+    return sorted(SHIPPED_WORD_LISTS)
 
 
 def describe_shipped_word_list(name: str) -> str:
     """One line for listings: the name, the count of words and where they come from."""
-    if name not in _SHIPPED:
+    if name not in SHIPPED_WORD_LISTS:
         raise InvalidWordListError(_unknown(name))
-    return f"{name}: {len(_read(_shipped_path(name), name).words):,} words, {_SHIPPED[name]}"
+    return f"{name}: {len(_read(_shipped_path(name), name).words):,} words, {SHIPPED_WORD_LISTS[name]}"
 
 
 def read_word_list(source: str | os.PathLike[str]) -> WordList:
@@ -104,7 +105,7 @@ def read_word_list(source: str | os.PathLike[str]) -> WordList:
     path = Path(source)
     if _exists(path):
         return _read(path, None)
-    if str(source) in _SHIPPED:
+    if str(source) in SHIPPED_WORD_LISTS:
         return _read(_shipped_path(str(source)), str(source))
     raise InvalidWordListError(_unknown(str(source)))
 
