@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .game.codes import answer_table, decode_answer, solved_slot
+from .game.codes import answer_table, decode_answer, secret_indices, solved_slot
 from .game import BactreeError, Game
 from .strategies import STRATEGIES, BlindStrategy, Strategy, make_strategy
 from .treefile import Node, Objective, TreeFormatError, check_header, document, read_document, write_atomic
@@ -90,7 +90,7 @@ def evaluate(strategy: Strategy, runs: int = 1, max_guesses: int = DEFAULT_MAX_G
     """
     _check_limits(runs, max_guesses)
     started = time.perf_counter()
-    secrets = len(strategy.game.codes)
+    secrets = strategy.game.num_secrets
     cap = max_guesses if strategy.endless else None
     if strategy.randomized:
         histogram, failures = _play_each(strategy, runs, cap)
@@ -111,7 +111,7 @@ def _play_each(strategy: Strategy, runs: int, cap: int | None) -> tuple[Counter[
     histogram: Counter[int] = Counter()
     failures = 0
     for _ in range(runs):
-        for secret in range(len(strategy.game.codes)):
+        for secret in secret_indices(strategy.game).tolist():
             state = strategy.start()
             depth = 1
             while (guess := strategy.choose(state)) != secret:
@@ -128,12 +128,14 @@ def _play_each(strategy: Strategy, runs: int, cap: int | None) -> tuple[Counter[
 def _follow_sequence(strategy: BlindStrategy, cap: int | None) -> tuple[Counter[int], int]:
     """A deterministic strategy blind to answers solves each secret when its sequence reaches it."""
     solved_at = np.zeros(len(strategy.game.codes), np.int64)
-    remaining = len(solved_at)
+    is_secret = np.zeros(len(solved_at), np.bool_)
+    is_secret[secret_indices(strategy.game)] = True
+    remaining = strategy.game.num_secrets
     turn = 0
     while remaining and turn != cap:
         guess = strategy.guess_at(turn)
         turn += 1
-        if solved_at[guess] == 0:
+        if is_secret[guess] and solved_at[guess] == 0:
             solved_at[guess] = turn
             remaining -= 1
     histogram = Counter(int(d) for d in solved_at[solved_at > 0])
@@ -161,7 +163,7 @@ def _walk(strategy: Strategy, cap: int | None, build: bool, max_nodes: int) -> _
     solved = solved_slot(game)
     walk = _Walk()
     stack: list[tuple[Any, np.ndarray, int, Node]] = [
-        (strategy.start(), np.arange(len(game.codes), dtype=np.int64), 1, walk.root)
+        (strategy.start(), secret_indices(game).copy(), 1, walk.root)
     ]
     while stack:
         state, secrets, depth, node = stack.pop()

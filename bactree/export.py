@@ -46,7 +46,7 @@ def tree_graph(doc: dict[str, Any], name: str = "tree") -> nx.DiGraph:
     # Iterative walk (node, its id, still-possible secrets, depth); children pushed in reverse
     # so that ids follow a depth-first order with answers ascending.
     stack: list[tuple[dict[str, Any], int | None, str | None, list[str], int]] = [
-        (doc["root"], None, None, list(game.codes), 1)
+        (doc["root"], None, None, list(game.secret_codes), 1)
     ]
     next_id = 0
     while stack:

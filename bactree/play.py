@@ -73,12 +73,12 @@ def open_tree(path: str | os.PathLike[str] | None, game: Game | None) -> Tree:
 
 def pick_secret(game: Game, seed: int | None = None) -> str:
     """A random code of `game`; the same seed picks the same code."""
-    return random.Random(seed).choice(game.codes)
+    return random.Random(seed).choice(game.secret_codes)
 
 
 def fitting(game: Game, history: list[Pair]) -> list[str]:
-    """The codes that give every answer of `history`, in code order."""
-    codes = list(game.codes)
+    """The secrets that give every answer of `history`, in code order."""
+    codes = list(game.secret_codes)
     for guess, answer in history:
         score = game.scorer(guess)
         codes = [code for code in codes if score(code) == answer]

@@ -185,7 +185,7 @@ class Tree:
         self.root: Node = doc["root"]
         # Per node (by id; the tree holds every node alive): the secrets that reach it, and
         # how they split on its guess. Filled the first time a walk passes, shared by all walks.
-        self._reaching: dict[int, list[str]] = {id(self.root): list(game.codes)}
+        self._reaching: dict[int, list[str]] = {id(self.root): list(game.secret_codes)}
         self._parts: dict[int, dict[Answer, list[str]]] = {}
 
     def __repr__(self) -> str:
@@ -263,16 +263,25 @@ class Walk:
             return [self.guess]
         return list(self.tree._reaching[id(self._nodes[-1])])
 
-    def answer(self, bulls: int, cows: int) -> None:
-        """Record the answer to `guess` and move to the next guess.
+    def answer(self, bulls: int | str, cows: int | None = None) -> None:
+        """Record the answer to `guess` and move to the next guess: as numbers (`answer(1, 2)`) or as the rule writes
+        it (`answer("1B2C")`, any way `Game.parse_answer` reads).
 
         Raises `InconsistentAnswerError` if no still-possible secret gives
-        that answer (naming the earlier answers it contradicts), and
-        `TreeFormatError` if the tree has no branch for an answer it should have.
+        that answer (naming the earlier answers it contradicts), `InvalidAnswerError`
+        for text that is no answer, and `TreeFormatError` if the tree has no
+        branch for an answer it should have.
         """
         if self.solved:
             raise WalkStateError(f"the walk is over: the secret is {self.guess}")
-        answer = Answer(operator.index(bulls), operator.index(cows))
+        if isinstance(bulls, str):
+            if cows is not None:
+                raise TypeError("an answer written as text takes no second number")
+            answer = self.game.parse_answer(bulls)
+        else:
+            if cows is None:
+                raise TypeError("an answer as numbers takes bulls and cows")
+            answer = Answer(operator.index(bulls), operator.index(cows))
         guess, current = self.guess, self._nodes[-1]
         parts = self.tree._split(current, self._history)
         if answer not in parts:
@@ -307,7 +316,7 @@ def conflicting_answers(game: Game, history: Sequence[Pair], guess: str, answer:
     def fitting(g: str, a: Answer) -> int:
         bits = 0
         score = game.scorer(g)
-        for i, code in enumerate(game.codes):
+        for i, code in enumerate(game.secret_codes):
             if score(code) == a:
                 bits |= 1 << i
         return bits

@@ -23,7 +23,7 @@ from .. import __version__
 from . import coach as cli_coach
 from . import crack as cli_crack
 from .app import App, Group
-from .options import GameName, Length, Repeats, Symbols, resolve_game
+from .options import GameName, Guesses, Length, Repeats, Symbols, Words, resolve_game
 from .exits import cli_errors
 from ..game import BUILD_LIMIT, BactreeError, Game
 
@@ -101,11 +101,14 @@ def export(
     typer.echo(f"wrote {out}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
 
 
-def game_option(game: str | None, length: int | None, symbols: str | None, repeats: bool | None) -> Game | None:
+def game_option(
+    game: str | None, length: int | None, symbols: str | None, repeats: bool | None,
+    words: str | None = None, guesses: str | None = None,
+) -> Game | None:
     """The game the shared options describe, or None when none is given (a tree file then decides)."""
-    if game is None and length is None and symbols is None and repeats is None:
+    if game is None and length is None and symbols is None and repeats is None and words is None and guesses is None:
         return None
-    return resolve_game(game or "bulls-cows", length, symbols, repeats)
+    return resolve_game(game or "bulls-cows", length, symbols, repeats, words, guesses)
 
 
 @app.command()
@@ -119,6 +122,8 @@ def html(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
+    words: Words = None,
+    guesses: Guesses = None,
 ) -> None:
     """Write one self-contained web page for a tree: play it, find a hidden secret, browse it, chart it.
 
@@ -132,7 +137,7 @@ def html(
     from ..walker import shipped_tree_path
 
     with cli_errors():
-        chosen = game_option(game, length, symbols, repeats)
+        chosen = game_option(game, length, symbols, repeats, words, guesses)
         path = file if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
         page, doc = tree_page(path, chosen, rename=file is None)
         write_atomic(out, page.encode())
@@ -149,6 +154,8 @@ def walk(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
+    words: Words = None,
+    guesses: Guesses = None,
     secret: Annotated[
         Optional[str], typer.Option("--secret", help="Play this secret without asking and print the transcript.")
     ] = None,
@@ -165,7 +172,7 @@ def walk(
     from ..play import WalkSession, line_reader, open_tree, walk_secret
 
     with cli_errors():
-        tree = open_tree(file, game_option(game, length, symbols, repeats))
+        tree = open_tree(file, game_option(game, length, symbols, repeats, words, guesses))
         show = code_painter(tree.game, sys.stdout)
         if secret is not None:
             walk_secret(tree, secret, typer.echo, show)
@@ -198,6 +205,8 @@ def play(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
+    words: Words = None,
+    guesses: Guesses = None,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Pick the computer's secret reproducibly.")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
     coach: Annotated[bool, typer.Option("--coach", help="Solo: after each guess, its value against the best guess and its luck, as review says.")] = False,
@@ -221,7 +230,7 @@ def play(
 
     read = line_reader(not sys.stdin.isatty())  # from a pipe, what was read is echoed: the transcript keeps it
     with cli_errors():
-        chosen = game_option(game, length, symbols, repeats)
+        chosen = game_option(game, length, symbols, repeats, words, guesses)
         if chosen is not None:
             chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
@@ -268,6 +277,8 @@ def evaluate(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
+    words: Words = None,
+    guesses: Guesses = None,
     runs: Annotated[int, typer.Option("--runs", help="Games per secret for randomised strategies.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the randomised strategies.")] = 0,
     max_guesses: MaxGuesses = None,
@@ -288,7 +299,7 @@ def evaluate(
         from ..strategies import STRATEGIES, make_strategy
         from ..treefile import check_writable
 
-        the_game = resolve_game(game, length, symbols, repeats)
+        the_game = resolve_game(game, length, symbols, repeats, words, guesses)
         if plot is not None:
             check_writable(plot)  # a typo in --plot fails now, not after the games
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
@@ -339,6 +350,8 @@ def compile_strategy(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
+    words: Words = None,
+    guesses: Guesses = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this. Default 1000000.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: the rule guesses only still-possible codes (the file says hard_mode: true).")] = False,
 ) -> None:
@@ -351,7 +364,7 @@ def compile_strategy(
         from ..strategies import make_strategy
         from ..treefile import dumps, write_atomic
 
-        the_game = resolve_game(game, length, symbols, repeats)
+        the_game = resolve_game(game, length, symbols, repeats, words, guesses)
         doc = strategy_tree(make_strategy(strategy, the_game, hard=hard), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
         write_atomic(output, dumps(doc))
         stats = doc["stats"]
@@ -368,6 +381,8 @@ def build(
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
+    words: Words = None,
+    guesses: Guesses = None,
     tie_break: Annotated[Optional[str], typer.Option("--tie-break", help="With worst-case: among the least-height trees minimise these keys in order, comma-separated: nodes, total (guesses), crush (secrets at the least height), e.g. crush,total; or none (the least height only, for big games). Default nodes.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: every guess must be still possible given the answers so far.")] = False,
     max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective; with worst-case only checked against the least height, and recorded).")] = None,
@@ -404,7 +419,7 @@ def build(
     # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
     # file written (an existing one is left as it was), finished subproblems kept for --resume.
     with cli_errors() as raise_if_signalled:
-        chosen = resolve_game(game, length, symbols, repeats)
+        chosen = resolve_game(game, length, symbols, repeats, words, guesses)
         chosen.check_size(BUILD_LIMIT)  # a game too large is refused before the default folder is made
         began = time.perf_counter()
 

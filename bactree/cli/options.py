@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Callable, Optional
 
 import typer
 
-from ..game import Game, make_game
+from ..game import BactreeError, Game, make_game, word_game
+
+# The word list `--game words` plays, and the shipped list its allowed guesses come from with `--guesses`.
+WORDS_PRESET = "en-4"
 
 # Options shared by every command that takes a game.
 GameName = Annotated[
-    str, typer.Option("--game", "-g", help="Preset: bulls-cows (4 of 0-9, no repeats) or mastermind (4 of 1-6, repeats).")
+    str,
+    typer.Option(
+        "--game", "-g",
+        help="Preset: bulls-cows (4 of 0-9, no repeats), mastermind (4 of 1-6, repeats) or words (English 4-letter words, --words en-4).",
+    ),
 ]
 Length = Annotated[Optional[int], typer.Option("--length", "-n", help="Positions in a code (overrides the preset).")]
 Symbols = Annotated[Optional[str], typer.Option("--symbols", help="The alphabet, one character per symbol (overrides the preset).")]
@@ -18,7 +25,49 @@ Repeats = Annotated[
     Optional[bool], typer.Option("--repeats/--no-repeats", help="Allow a symbol twice in a code (overrides the preset).")
 ]
 
+Words = Annotated[
+    Optional[str],
+    typer.Option(
+        "--words", "-w",
+        help="A word game: its secrets, a file of one word a line or a shipped list's name (en-4, en-5; an existing file wins).",
+        show_default=False,
+    ),
+]
+Guesses = Annotated[
+    Optional[str],
+    typer.Option("--guesses", help="With --words: the allowed guesses, a file or a shipped list (en-4-guesses); default: the secrets.", show_default=False),
+]
 
-def resolve_game(game: str, length: int | None, symbols: str | None, repeats: bool | None) -> Game:
-    """The game the shared options describe."""
-    return make_game(game, length, symbols, repeats)
+
+def resolve_game(
+    game: str, length: int | None, symbols: str | None, repeats: bool | None,
+    words: str | None = None, guesses: str | None = None, warn: Callable[[str], None] | None = None,
+) -> Game:
+    """The game the shared options describe: a preset with its fields overridden, or a word game of lists.
+
+    `warn` hears what reading a list dropped (duplicates), one line each.
+    """
+    if game == "words" and words is None:
+        words = WORDS_PRESET
+    if words is None:
+        if guesses is not None:
+            raise BactreeError("--guesses needs --words: the allowed guesses of a word game, whose secrets --words gives")
+        return make_game(game, length, symbols, repeats)
+    given = [name for name, value in (("--length", length), ("--symbols", symbols), ("--repeats", repeats)) if value is not None]
+    if given:
+        raise BactreeError(f"{given[0]} does not go with --words: a word game takes its length and letters from its list")
+    if game not in ("bulls-cows", "words"):
+        raise BactreeError(f"--game {game} does not go with --words: a word game is scored as Bulls and Cows")
+    from ..game.words import read_word_list
+
+    lists = [read_word_list(words)] + ([read_word_list(guesses)] if guesses is not None else [])
+    for read in lists:
+        for line in read.warnings:
+            (warn or _stderr)(f"Warning: {line}")
+    if len(lists) == 2 and lists[1].length != lists[0].length:
+        raise BactreeError(f"{lists[1].path}: words of {lists[1].length} letters, the secrets have {lists[0].length}")
+    return word_game(lists[0].words, lists[1].words if len(lists) == 2 else None)
+
+
+def _stderr(line: str) -> None:
+    typer.echo(line, err=True)

@@ -65,7 +65,7 @@ def read_history(game: Game, entries: Iterable[str | tuple[str, Answer | str]], 
 
     An all-bulls answer ends the game: it may only come last, and only if `finished` (a played game under review).
     """
-    secrets = list(game.codes)
+    secrets = list(game.secret_codes)
     pairs: list[Pair] = []
     for number, entry in enumerate(entries, 1):
         shown = entry.strip() if isinstance(entry, str) else entry_text(str(entry[0]), str(entry[1]))

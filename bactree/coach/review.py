@@ -150,7 +150,7 @@ def check_hard_mode(game_played: Position) -> None:
 
 def start(game: Game) -> Position:
     """The position before any guess."""
-    return Position(game, (), game.codes)
+    return Position(game, (), game.secret_codes)
 
 
 def review_move(

@@ -126,7 +126,7 @@ def closing_line(result: Review) -> str:
     start = result.start
     ending = f"found in {len(result.moves)}" if result.solved else f"not found after {len(result.moves)}"
     if expected:
-        best = figure(start, len(result.game.codes), 4)
+        best = figure(start, result.game.num_secrets, 4)
         return f"Total loss {span(low, high, 4)}; {ending} guesses; best play averages {best} from the start."
     return f"Total loss {span(low, high, 0)}; {ending} guesses; best play needs {figure(start)} at worst from the start."
 

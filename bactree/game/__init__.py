@@ -12,7 +12,6 @@ import itertools
 import math
 import operator
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -248,7 +247,9 @@ class Game:
         """
         code = text.strip()
         if self.secrets is not None:
-            word = normal_word(code)
+            from .words import normalise_word  # here: words imports this module's errors
+
+            word = normalise_word(code)
             if word not in self.code_index:
                 shown = text if len(text) <= 40 else text[:40] + "..."
                 if len(word) != self.length:
@@ -332,18 +333,11 @@ class Game:
         return [[Answer(bulls, cows) for cows in range(self.length + 1 - bulls)] for bulls in range(self.length + 1)]
 
 
-def normal_word(text: str) -> str:
-    """A word as lists hold it: NFC, lower case, unless lower case changes its length (Turkish 'İ': kept as given)."""
-    word = unicodedata.normalize("NFC", text)
-    lower = unicodedata.normalize("NFC", word.lower())
-    return lower if len(lower) == len(word) else word
-
-
 def word_game(secrets: Iterable[str], guesses: Iterable[str] | None = None) -> Game:
     """The Bulls and Cows game of a word list: its secrets, and its allowed guesses (default: the secrets).
 
-    Words are taken as given (normalise them first: `normal_word`, or read a
-    list with `bactree.game.words`); duplicates are dropped and the lists
+    Words are taken as given (normalise them first: `words.normalise_word`,
+    or read a list with `words.read_word_list`); duplicates are dropped and the lists
     sorted by code point; a secret missing from the guesses is added to them.
     """
     secret_list = tuple(sorted(set(secrets)))
@@ -448,7 +442,19 @@ def make_game(
 
 
 def game_slug(game: Game) -> str:
-    """A short file-name stem: `bulls-cows-4x10`, `mastermind-4x6`, or a generic form."""
+    """A short file-name stem: `bulls-cows-4x10`, `mastermind-4x6`, or a generic form.
+
+    A word game is named for its lists: `words-en-4` (secrets and guesses both the shipped list en-4),
+    `words-en-4-en-4-guesses`, or `words-` and the lists' digest for lists of the user's, so two lists never
+    share a name.
+    """
+    if game.secrets is not None:
+        from .words import shipped_list_named  # here: words imports this module's errors
+
+        names = [shipped_list_named(game.secrets), None if game.guesses is None else shipped_list_named(game.guesses)]
+        if names[0] is not None and (game.guesses is None or names[1] is not None):
+            return "-".join(["words"] + [name for name in names if name])
+        return f"words-{game.list_digest}"
     for name, known in PRESETS.items():
         if known.symbols == game.symbols and known.repeats == game.repeats:
             return f"{name}-{game.length}x{game.num_symbols}"

@@ -145,6 +145,19 @@ def regroup_answers(
     return by_group, shared, starts, most_bulls, members.astype(np.int64)
 
 
+@lru_cache(maxsize=4)
+def secret_indices(game: Game) -> np.ndarray:
+    """The indices in `game.codes` of the possible secrets, ascending: every code, or a word game's secrets among its
+    allowed guesses. Read-only."""
+    if game.guesses is None:
+        found = np.arange(game.num_codes, dtype=np.int64)
+    else:
+        secrets = set(game.secret_codes)
+        found = np.array([i for i, code in enumerate(game.codes) if code in secrets], np.int64)
+    found.flags.writeable = False
+    return found
+
+
 def partition_counts(game: Game, guesses: np.ndarray, subset: np.ndarray) -> np.ndarray:
     """Part sizes of `subset` (code indices) under each of `guesses`, one row per guess."""
     table = answer_table(game)

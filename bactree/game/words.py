@@ -15,6 +15,7 @@ import importlib.resources
 import os
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from . import BactreeError
@@ -85,6 +86,20 @@ def normalise_word(entry: str) -> str:
 def shipped_word_lists() -> list[str]:
     """The names of the shipped word lists, sorted."""
     return sorted(SHIPPED_WORD_LISTS)
+
+
+def shipped_list_named(words: tuple[str, ...]) -> str | None:
+    """The name of the shipped list that holds exactly `words` (sorted, unique), or None."""
+    for name in shipped_word_lists():
+        if _shipped(name).words == words:
+            return name
+    return None
+
+
+@lru_cache(maxsize=None)
+def _shipped(name: str) -> WordList:
+    """A shipped list, read once per process (the package's data does not change while it runs)."""
+    return _read(_shipped_path(name), name)
 
 
 def describe_shipped_word_list(name: str) -> str:

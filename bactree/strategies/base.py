@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from ..search import _greedy_kernels as kernels
-from ..game.codes import answer_table, encode_answer, num_slots
+from ..game.codes import answer_table, encode_answer, num_slots, secret_indices
 from ..game import BUILD_LIMIT, Answer, BactreeError, Game
 
 
@@ -104,7 +104,7 @@ class SetStrategy(Strategy):
         self._picks: dict[bytes, int] = {}
 
     def start(self) -> np.ndarray:
-        return np.arange(len(self.game.codes), dtype=np.int64)
+        return secret_indices(self.game).copy()
 
     def advance(self, state: np.ndarray, guess: int, answer: int) -> np.ndarray:
         return state[self._table[guess, state] == answer]
