@@ -60,7 +60,7 @@ def test_a_loaded_store_refutes_what_was_saved_and_searches_agree_with_brute_for
     first = searched(game, steps, depth)
     first.refutations.save(path, game)
     solver = search_height.Solver(game)
-    assert solver.refutations.load(path, game) == len(first.refutations)
+    assert solver.refutations.load(path, game) == (len(first.refutations), 0)
     for entry_depth, codes in first.refutations.entries():
         image = random_image(game, [game.codes[c] for c in codes], seed)
         subset = np.array(sorted(game.code_index[c] for c in image), np.int64)
@@ -99,7 +99,7 @@ def _damaged(document: dict) -> dict:
     ("change", "message"),
     [
         (lambda d: {**d, "format": "bactree-tree"}, "is not a bactree refutation store"),
-        (lambda d: {**d, "version": 2}, "refutation store version 2, not 1"),
+        (lambda d: {**d, "version": 3}, "refutation store version 3, not 1 or 2"),
         (lambda d: {**d, "game": {**d["game"], "symbols": "0123457"}}, "is a refutation store of another game"),
         (_damaged, "do not match its digest"),
         (lambda d: [1, 2], "is not a bactree refutation store"),
@@ -154,7 +154,7 @@ def test_a_loaded_store_refutes_every_image_of_what_was_saved(tmp_path, seed):
     path = tmp_path / "store.json"
     saved.refutations.save(path, SEVEN)
     solver = search_height.Solver(SEVEN)
-    assert solver.refutations.load(path, SEVEN) == len(saved.refutations) == 5
+    assert solver.refutations.load(path, SEVEN) == (len(saved.refutations), 0) == (5, 0)
     for depth, codes in saved.refutations.entries():
         image = random_image(SEVEN, [SEVEN.codes[c] for c in codes], seed)
         subset = np.array(sorted(SEVEN.code_index[c] for c in image), np.int64)
@@ -167,7 +167,7 @@ def test_a_store_kept_in_a_file_is_saved_however_the_block_ends_and_loaded_again
     path = tmp_path / "kept.json"
     solver = search_height.Solver(SEVEN)
     with pytest.raises(KeyboardInterrupt), refutations.kept_in(solver.refutations, path, SEVEN) as loaded:
-        assert loaded == 0 and not path.exists()
+        assert loaded == (0, 0) and not path.exists()
         first = SEVEN.code_index["012"]
         for part in solver.split(solver.all_guesses, first):
             if str(solver.answer_to(first, part)) in ("0B0C", "0B1C"):
@@ -175,7 +175,7 @@ def test_a_store_kept_in_a_file_is_saved_however_the_block_ends_and_loaded_again
         raise KeyboardInterrupt
     again = search_height.Solver(SEVEN)
     with refutations.kept_in(again.refutations, path, SEVEN) as loaded:
-        assert loaded == len(solver.refutations) == 2
+        assert loaded == (len(solver.refutations), 0) == (2, 0)
     assert again.refutations.entries() == solver.refutations.entries()
 
 
@@ -189,7 +189,7 @@ def test_a_store_kept_in_a_file_saves_as_it_grows(tmp_path):
             if str(solver.answer_to(first, part)) in ("0B0C", "0B1C", "1B1C"):
                 solver.find_guess(part, 3, (first,))
                 saved.append(search_height.Solver(SEVEN).refutations.load(path, SEVEN))
-    assert saved == [1, 2, 3]
+    assert saved == [(1, 0), (2, 0), (3, 0)]
 
 
 def test_past_its_cap_a_store_forgets_the_refutations_of_fewest_guesses_first():
@@ -245,7 +245,7 @@ def test_a_height_whose_first_guesses_leave_stored_parts_is_refuted_before_the_f
     assert not fresh.refuted_one_guess_deep(everything, 5)  # a tree of 5 exists: nothing can rule it out
     said: list[str] = []
     assert dumps(build(game, "worst-case", "none", progress=said.append, refutations=path).document) == plain
-    assert any(m.startswith("height 4: refuted (every first guess leaves a part refuted") for m in said)
+    assert any(m.startswith("height 4: refuted (every first guess leaves a part ruled out") for m in said)
     assert not any("height 4: searching for a tree" in m for m in said)
 
 
@@ -268,7 +268,7 @@ def test_merged_stores_hold_every_set_once_and_refuse_a_damaged_input(tmp_path, 
     argv = ["--game", "mastermind", "-n", "3", "--symbols", "12345", "-o", str(out), str(tmp_path / "a.json"), str(tmp_path / "b.json")]
     merge.main(argv)
     merged = search_height.Solver(game).refutations
-    assert merged.load(out, game) == len(refuted)  # the set in both files is kept once
+    assert merged.load(out, game) == (len(refuted), 0)  # the set in both files is kept once
     assert all(merged.refuted(part, 3) for part in refuted)
     again = tmp_path / "again.json"
     merge.main(argv[:-3] + [str(again), str(tmp_path / "a.json"), str(tmp_path / "b.json")])
