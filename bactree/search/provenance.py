@@ -11,7 +11,8 @@ matches; a file of other code, or with none, may still steer a search
 What it covers: every module of `bactree/search/`, `bactree/game/` and
 `bactree/pipeline/` (`COVERED`), each read as Python, its docstrings
 removed, each import of the package's own modules reduced to the names it
-binds (so a module moved, or imported by another path, keeps it), printed
+imports and binds (so a module moved, or imported by another path, keeps
+it; a name taken from another of its modules does not count), printed
 back by `ast.unparse` (so comments, blank lines and layout do not count),
 the modules' digests sorted (so file names do not count either). Any other
 change to a statement, an expression, a constant or an external import
@@ -46,12 +47,13 @@ def normalised_source(source: str) -> str:
 
 
 class _OwnImports(ast.NodeTransformer):
-    """Each `from .x import a, b` (or `from bactree.x import ...`) as `import a, b`: the names it binds, not the path."""
+    """Each `from .x import a, b as c` (or `from bactree.x import ...`) as `import a, b as c`: the names it imports and
+    binds, not the module's path."""
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST:
         if node.level == 0 and (node.module or "").split(".")[0] != PACKAGE.name:
             return node
-        return ast.Import(names=[ast.alias(name=alias.asname or alias.name) for alias in node.names])
+        return ast.Import(names=[ast.alias(name=alias.name, asname=alias.asname) for alias in node.names])
 
 
 def code_digest(sources: list[str]) -> str:
