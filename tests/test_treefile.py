@@ -178,7 +178,7 @@ def _bump(field: str, by: Any) -> Callable[[dict[str, Any]], str]:
 
 DEFECTS: dict[str, tuple[Callable[[dict[str, Any]], str], str]] = {
     "wrong format": (_set(("format",), "other-tree"), "not a bactree tree file (format is 'other-tree'"),
-    "wrong version": (_set(("version",), 2), "unsupported version 2 (this reader knows version 1)"),
+    "wrong version": (_set(("version",), 3), "unsupported version 3 (this reader knows versions 1 and 2)"),
     "version as boolean": (_set(("version",), True), "unsupported version True"),
     "version as float": (_set(("version",), 1.0), "unsupported version 1.0"),
     "missing field": (lambda d: str(d.pop("stats") and ""), "missing field 'stats'"),

@@ -205,7 +205,7 @@ def break_keys_order(doc: dict) -> None:
 BAD_FILES = {
     "not JSON": (lambda d: None, b"{oops", "not valid JSON"),
     "format": (lambda d: d.update(format="other"), None, "not a bactree tree file"),
-    "version": (lambda d: d.update(version=2), None, "unsupported version 2"),
+    "version": (lambda d: d.update(version=3), None, "unsupported version 3"),
     "no root": (lambda d: d.pop("root"), None, "missing field 'root'"),
     "no game symbols": (lambda d: d["game"].pop("symbols"), None, "game.symbols must be a string"),
     "node without guess": (lambda d: first_inner(d).pop("guess"), None, "is not an object with a 'guess'"),

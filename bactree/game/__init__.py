@@ -16,25 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-
-class BactreeError(ValueError):
-    """Base of every error bactree raises for bad input."""
-
-
-class InvalidGameError(BactreeError):
-    """A game description that cannot be played (bad length or alphabet)."""
-
-
-class InvalidCodeError(BactreeError):
-    """A code that is not a valid code of the game."""
-
-
-class InvalidAnswerError(BactreeError):
-    """An answer that no guess of the game can get (or that cannot be read)."""
-
-
-class GameTooLargeError(InvalidGameError):
-    """A game too large for what was asked of it (listing its codes, building a tree)."""
+from .errors import BactreeError, GameTooLargeError, InvalidAnswerError, InvalidCodeError, InvalidGameError
+from .words import normalise_word, shipped_list_named
 
 
 @dataclass(frozen=True)
@@ -247,8 +230,6 @@ class Game:
         """
         code = text.strip()
         if self.secrets is not None:
-            from .words import normalise_word  # here: words imports this module's errors
-
             word = normalise_word(code)
             if word not in self.code_index:
                 shown = text if len(text) <= 40 else text[:40] + "..."
@@ -449,8 +430,6 @@ def game_slug(game: Game) -> str:
     share a name.
     """
     if game.secrets is not None:
-        from .words import shipped_list_named  # here: words imports this module's errors
-
         names = [shipped_list_named(game.secrets), None if game.guesses is None else shipped_list_named(game.guesses)]
         if names[0] is not None and (game.guesses is None or names[1] is not None):
             return "-".join(["words"] + [name for name in names if name])

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from . import BactreeError
+from .errors import BactreeError
 
 __all__ = [
     "SHIPPED_WORD_LISTS",
