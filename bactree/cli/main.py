@@ -75,7 +75,7 @@ def game_option(game: str | None, length: int | None, symbols: str | None, repea
 def html(
     file: Annotated[
         Optional[str],
-        typer.Argument(help="Tree file, or a shipped tree's name (default: the game's best shipped tree).", show_default=False, metavar="[FILE]"),
+        typer.Argument(help="Tree file, or a shipped tree's name (default: the game's best shipped tree).", show_default=False),
     ] = None,
     out: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
     game: GameName = None,  # type: ignore[assignment]
@@ -107,7 +107,7 @@ def html(
 def walk(
     file: Annotated[
         Optional[str],
-        typer.Argument(help="Tree file, or a shipped tree's name (default: the game's best shipped tree: least height, then least total; for a small game with none, one built now).", show_default=False, metavar="[FILE]"),
+        typer.Argument(help="Tree file, or a shipped tree's name (default: the game's best shipped tree: least height, then least total; for a small game with none, one built now).", show_default=False),
     ] = None,
     game: GameName = None,  # type: ignore[assignment]
     length: Length = None,

@@ -47,7 +47,7 @@ def trees(
 
 
 def verify(
-    files: Annotated[list[str], typer.Argument(help="Tree files (or shipped trees' names) to check.", show_default=False, metavar="FILES...")],
+    files: Annotated[list[str], typer.Argument(help="Tree files (or shipped trees' names) to check.", show_default=False)],
 ) -> None:
     """Replay every secret through each tree file and check every rule of the format.
 
@@ -74,7 +74,7 @@ def verify(
 
 
 def export(
-    file: Annotated[str, typer.Argument(help="Tree file (or a shipped tree's name) to export.", show_default=False, metavar="FILE")],
+    file: Annotated[str, typer.Argument(help="Tree file (or a shipped tree's name) to export.", show_default=False)],
     out: Annotated[
         Path, typer.Option("--output", "-o", help="Graph file to write: .graphml, .gexf, or .dot/.gv.", show_default=False)
     ],
