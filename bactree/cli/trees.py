@@ -21,9 +21,10 @@ from ..game import BUILD_LIMIT, PRESETS, BactreeError, Game, GameTooLargeError, 
 from ..shipped import NEW_SUFFIX, ShippedTree, find_tree, read_entry, shipped_trees
 from ..walker import MissingTreeError, Tree
 
-# Games with at most this many codes get a tree built on the spot: a least-height build
-# (--tie-break none) of any game up to 1,573 codes tried took at most 3 s warm on one core,
-# the longest games of a few positions and many symbols (2 of 38) about 10 s.
+# Games with at most this many codes get a tree built on the spot. A least-height build
+# (--tie-break none, kernels compiled) of the games tried up to 1,573 codes took 1.5-4.5 s of
+# wall time on the shared 2-core machine, 2 of 38 symbols (1,406 codes, height 20) 10-11 s;
+# above, 4 of 9 Mastermind (6,561) took 22 s and 4 of 12 Bulls and Cows (11,880) over 40 s.
 BUILD_NOW_CODES = 1_500
 
 
