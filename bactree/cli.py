@@ -22,6 +22,7 @@ import typer
 from . import __version__, cli_coach, cli_crack
 from .cli_app import App, Group
 from .cli_options import GameName, Length, Repeats, Symbols, resolve_game
+from .compile_clock import announce
 from .exits import cli_errors
 from .game import BUILD_LIMIT, BactreeError, Game
 
@@ -467,8 +468,10 @@ def main() -> None:
     Once the output is flushed and the atexit handlers have run, nothing is
     left to do but free every object one by one, which with numba's kernels
     loaded costs about 0.2 s of CPU: more than the search of Mastermind 4x6.
+    A process that compiles kernels (an empty numba cache) says so once.
     """
     skip_numba_blas_probe()
+    announce()  # a first run says that it compiles, once
     try:
         app()
         status: object = 0

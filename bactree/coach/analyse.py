@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable
 
+from ..compile_clock import Deadline
 from ..game import BUILD_LIMIT, Answer, BactreeError, Game
 from .engine import EXPECTED, OBJECTIVES, Engine, Value
 from .position import Position, read_history
@@ -140,13 +141,16 @@ def analyse(
     check_seconds(seconds)
     game.check_size(BUILD_LIMIT)  # the search's answer table: refused before the history is read
     position = read_history(game, history)
-    return analyse_position(position, top, guess, objective, hard, seconds, engine(game, objective, hard, use_shipped))
+    deadline = Deadline(seconds)  # the engine's tables count against `seconds`, as the search does
+    return analyse_position(position, top, guess, objective, hard, deadline, engine(game, objective, hard, use_shipped))
 
 
 def analyse_position(
-    position: Position, top: int, guess: str | None, objective: str, hard: bool, seconds: float, found: Engine
+    position: Position, top: int, guess: str | None, objective: str, hard: bool, seconds: float | Deadline,
+    found: Engine,
 ) -> Analysis:
-    """`analyse` of a checked position with a given engine (a review passes its own)."""
+    """`analyse` of a checked position with a given engine (a review passes its own), searching `seconds` or
+    until a `Deadline` already started."""
     start = time.perf_counter()
     game = position.game
     if guess is not None:

@@ -23,12 +23,12 @@ work of earlier moves.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..codes import encode_answer
+from ..compile_clock import Deadline
 from ..game import Answer, Game
 from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_total
 from ..search.cost import BudgetExceeded
@@ -107,9 +107,10 @@ class Engine:
         same for a part and for the position it becomes, so that a review's memos carry over."""
         return min(self.solver.num_codes, max(self.solver.num_codes - guesses, size + 1))
 
-    def rank(self, pairs: tuple[Pair, ...], top: int, named: str | None, seconds: float) -> Ranking:
-        """The `top` best guesses after `pairs` and the value of `named`, searching for at most `seconds` more."""
-        deadline = time.perf_counter() + seconds
+    def rank(self, pairs: tuple[Pair, ...], top: int, named: str | None, seconds: float | Deadline) -> Ranking:
+        """The `top` best guesses after `pairs` and the value of `named`, searching for at most `seconds` more
+        (or until a `Deadline` a caller started earlier); compiling kernels does not count."""
+        deadline = seconds if isinstance(seconds, Deadline) else Deadline(seconds)
         self._floor = INFINITE
         # A book lists the best guesses outright; else a tree may give the best value (and bounds) along its path.
         booked = self.book.locate(pairs) if self.book is not None and top <= self.book.top else None

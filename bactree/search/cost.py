@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..compile_clock import Deadline
 from ..treefile import Node, node
 from . import _base_kernels, _context, _cost_kernels, _height_kernels, _memo, _small_set_kernels, deep
 from .cost_model import Cost, class_cost_floors, cost_floors, level_fills
@@ -99,8 +100,8 @@ class CostSearch:
     both change which bounds the memo holds, so budgeted builds, whose
     trees depend on the sets a budget reaches, turn them off, as they turn
     off `memo_caps` (bounds forgotten past `MEMO_CAP_BOUNDS`). `deadline`
-    (a `time.perf_counter()` value) stops a search the same way when the
-    clock passes it: for callers that answer in bounded time
+    (a `Deadline`, which leaves out compiling) stops a search the same way
+    once passed: for callers that answer in bounded time
     (`bactree.coach`) rather than reproducibly.
     """
 
@@ -116,7 +117,7 @@ class CostSearch:
         self.deep_screen_min_set = DEEP_SCREEN_MIN_SET
         self.small_set_shortcuts = True
         self.memo_caps = True
-        self.deadline: float | None = None
+        self.deadline: Deadline | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
         self.cost = cost
@@ -307,7 +308,7 @@ class CostSearch:
 
     def check_deadline(self) -> None:
         """Stop (`BudgetExceeded`) once the clock is past `deadline`: `solve` asks at every set, `deep` at every guess."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.deadline.passed():
             raise BudgetExceeded
 
     def lookahead_bound(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> int:

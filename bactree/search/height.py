@@ -28,6 +28,7 @@ from typing import Callable
 import numpy as np
 
 from .. import _kernels as _code_kernels
+from ..compile_clock import Deadline
 from ..codes import answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, solved_slot
 from ..game import Answer, Game
 from . import _crowd_kernels, _finder_kernels, _height_kernels, _partition_kernels, _separator_kernels
@@ -114,10 +115,10 @@ class Solver:
         self.no_guesses = self.all_guesses[:0]
         self.progress = progress
         self.stats = SearchStats()
-        # Most work `find_guess` may do (`work`); None: no limit. `deadline`: a `time.perf_counter()`
-        # value past which it stops the same way (for callers that answer in bounded time, not reproducibly).
+        # Most work `find_guess` may do (`work`); None: no limit. `deadline`: a `Deadline` once passed
+        # it stops the same way (for callers that answer in bounded time, not reproducibly).
         self.budget: int | None = None
-        self.deadline: float | None = None
+        self.deadline: Deadline | None = None
         self._memo: dict[tuple[bytes, int], int] = {}
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
         self._consistent: dict[tuple[tuple[int, ...], bytes], int] = {}  # (history, answers): codes giving them
@@ -321,7 +322,7 @@ class Solver:
             return -1
         if self.budget is not None and self.work >= self.budget:
             raise SearchBudgetExceeded
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.deadline.passed():
             raise SearchBudgetExceeded
         # Unless in hard mode, a set holding one that three guesses do not solve is not solved either: a tree
         # for it would solve the smaller set. The sets the kernel refutes are kept whole (`unsolved`), since on the
