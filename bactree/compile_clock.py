@@ -76,9 +76,14 @@ class Deadline:
     """A time limit `seconds` from now that leaves out the time spent compiling kernels in between."""
 
     def __init__(self, seconds: float) -> None:
-        self.end = time.perf_counter() + seconds
+        self.seconds = seconds
+        self._started = time.perf_counter()
         self._compiled = _Clock.seconds
+
+    def elapsed(self) -> float:
+        """Seconds since the deadline was set, less those spent compiling."""
+        return time.perf_counter() - self._started - (_Clock.seconds - self._compiled)
 
     def passed(self) -> bool:
         """Whether `seconds` of anything but compiling have gone by since the deadline was set."""
-        return time.perf_counter() - (_Clock.seconds - self._compiled) > self.end
+        return self.elapsed() > self.seconds

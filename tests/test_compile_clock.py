@@ -78,6 +78,7 @@ def test_a_deadline_leaves_out_the_compiling_since_it_was_set(monkeypatch):
     clock.now += 5.0
     monkeypatch.setattr(compile_clock._Clock, "seconds", 7.0 + 4.5)  # of the 5 s, 4.5 compiling
     assert not deadline.passed()
+    assert deadline.elapsed() == pytest.approx(0.5)
     clock.now += 0.6  # 1.1 s of tables, ordering and search
     assert deadline.passed()
 
