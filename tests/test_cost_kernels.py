@@ -277,6 +277,23 @@ def test_grouped_answers_are_kept_where_groups_hold_many_codes() -> None:
     assert by_group.shape == (0, 0) and shared.shape == (625, 70) and len(starts) == 71 and len(members) == 625
 
 
+def test_grouped_answers_without_the_regrouped_table_bound_the_same() -> None:
+    """`regroup_table=False` (the coach on the largest games): no second table, the other arrays as before, and
+    `_most_answers` finds the same most on every set."""
+    game = Game(5, "012345", False)
+    solver = Solver(game)
+    regrouped = grouped_answers(game, solver.table)
+    alone = grouped_answers(game, solver.table, regroup_table=False)
+    assert alone[0].shape == (0, 0)
+    assert all((a == b).all() for a, b in zip(alone[1:], regrouped[1:]))
+    rng = np.random.default_rng(5)
+    branching = len(game.answers) - 1
+    for size in (2, 5, 30, 200):
+        subset = np.sort(rng.choice(720, size, replace=False)).astype(np.int64)
+        assert (_partition_kernels._most_answers(solver.table, subset, solver.solved, False, branching, alone)
+                == _partition_kernels._most_answers(solver.table, subset, solver.solved, False, branching, regrouped))
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_codes=250), st.data())
 def test_fitting_guesses_equal_reference(game: Game, data: st.DataObject) -> None:

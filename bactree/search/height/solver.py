@@ -100,11 +100,14 @@ class Solver:
     """Depth-bounded exact search over one game's codes: any code may be guessed, or in `hard` mode only still-possible ones."""
 
     def __init__(
-        self, game: Game, progress: Progress | None = None, hard: bool = False, table: np.ndarray | None = None
+        self, game: Game, progress: Progress | None = None, hard: bool = False, table: np.ndarray | None = None,
+        regroup: bool = True,
     ) -> None:
-        """`table`: the game's answer table when one is at hand (a worker's shared copy), else built."""
+        """`table`: the game's answer table when one is at hand (a worker's shared copy), else built. `regroup`:
+        whether the least-cost search's bounds may use a second, regrouped table (`grouped`) where the game has one."""
         self.game = game
         self.hard = hard
+        self.regroup = regroup
         self.codes = code_array(game)
         self.table = answer_table(game) if table is None else table
         self.num_codes = len(self.codes)
@@ -158,7 +161,7 @@ class Solver:
     def grouped(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The table regrouped by multisets of symbols for the least-cost search's `_most_answers`
         (`bactree.game.codes.grouped_answers`: built on first use, once per game and process; none for height searches)."""
-        return grouped_answers(self.game, self.table)
+        return grouped_answers(self.game, self.table, self.regroup)
 
     # -- symmetry -------------------------------------------------------
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
