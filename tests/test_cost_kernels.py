@@ -662,3 +662,17 @@ def test_shared_counts_against_counting_one_by_one(data: st.DataObject) -> None:
         for k in range(num_groups):
             expected[shared[x, k], k] += 1
     assert np.array_equal(_partition_kernels._shared_counts(shared, subset, levels), expected)
+
+
+@pytest.mark.parametrize("game", [Game(3, "012345", False), Game(3, "1234", True)], ids=str)
+def test_without_class_bounds_the_least_totals_are_the_same(game: Game) -> None:
+    """`class_bounds=False` (the coach on the largest games) bounds parts by size alone: weaker bounds, same values."""
+    with_classes = CostSearch(Solver(game), TOTAL_GUESSES)
+    by_size = CostSearch(Solver(game), TOTAL_GUESSES, class_bounds=False)
+    assert (by_size.class_floor <= with_classes.class_floor).all() and (by_size.class_floor < with_classes.class_floor).any()
+    table = with_classes.solver.table
+    for first in (0, 7):
+        for answer in np.unique(table[first]).tolist():
+            subset = np.flatnonzero(table[first] == answer).astype(np.int64)
+            depth = with_classes.solver.num_codes
+            assert by_size.best_guess(subset, depth, (first,)) == with_classes.best_guess(subset, depth, (first,))

@@ -42,10 +42,11 @@ from .tree_values import EXPECTED, WORST_CASE, OnTree, TreeValues
 OBJECTIVES = (EXPECTED, WORST_CASE)
 # Worst case: levels past the least height searched for more guesses to list.
 EXTRA_LEVELS = 2
-# The largest answer table (one byte an entry) whose regrouped copy (`Solver.grouped`) an engine builds: on 5 of 10
-# and Mastermind 5x8 the copy takes 0.9-1.1 GB and about 3 s, more than a time-limited analysis gains from its faster
-# bounds (issue 60); 5 of 9 (0.23 GB) keeps it.
-REGROUP_MAX_BYTES = 256 * 2 ** 20
+# The largest answer table (one byte an entry) for which an engine builds the search's aids made for the whole game:
+# the table's regrouped copy (`Solver.grouped`) and the bounds by answer class (`Solver.class_caps`). On 5 of 10 and
+# Mastermind 5x8 they take 0.9-1.1 GB and 3-12 s, more than a time-limited analysis gains from their tighter or faster
+# bounds (issue 60); 5 of 9 (0.23 GB) keeps them.
+WHOLE_GAME_AIDS_MAX_BYTES = 256 * 2 ** 20
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,9 @@ class Engine:
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}")
         self.game, self.objective, self.hard = game, objective, hard
-        self.solver = Solver(game, hard=hard, regroup=game.num_codes ** 2 <= REGROUP_MAX_BYTES)
-        self.search = CostSearch(self.solver, TOTAL_GUESSES)
+        aids = game.num_codes ** 2 <= WHOLE_GAME_AIDS_MAX_BYTES
+        self.solver = Solver(game, hard=hard, regroup=aids)
+        self.search = CostSearch(self.solver, TOTAL_GUESSES, class_bounds=aids)
         if tree is not None and tree.objective != objective:
             raise ValueError(f"a tree for {tree.objective!r} cannot value {objective!r}")
         if book is not None and (book.game, book.objective, book.hard) != (game, objective, hard):

@@ -107,8 +107,11 @@ class CostSearch:
     """
 
     def __init__(
-        self, solver: Solver, cost: Cost, progress: Progress | None = None, greedy_rule: str = "bound"
+        self, solver: Solver, cost: Cost, progress: Progress | None = None, greedy_rule: str = "bound",
+        class_bounds: bool = True,
     ) -> None:
+        """`class_bounds`: bound a guess's parts by their answer class (`Solver.class_caps`, built for the whole game:
+        seconds on the largest ones) where the cost counts guesses; without, by their size alone (weaker, as valid)."""
         if greedy_rule not in GREEDY_RULES:
             raise ValueError(f"unknown greedy rule {greedy_rule!r}: choose one of {', '.join(GREEDY_RULES)}")
         self.solver = solver
@@ -128,12 +131,12 @@ class CostSearch:
         self.level_fill = level_fills(solver.num_codes + 2, self.branching)
         self.floor = cost_floors(cost, solver.caps, self.level_fill)
         self.lookahead = cost.weights[1] > 0  # the kernels' lookahead bounds total guesses
-        if self.lookahead:
+        if self.lookahead and class_bounds:
             class_caps = solver.class_caps
             class_totals = class_caps.floors(solver.num_codes + 1)
             class_totals[:, solver.solved] = self.level_fill
             self.orbit_of = class_caps.orbit_of
-        else:  # nodes and crush: no bound by class, one orbit
+        else:  # nodes and crush (or no class bounds): no bound by class, one orbit
             class_totals = np.broadcast_to(self.level_fill, (1, solver.num_slots, len(self.level_fill)))
             self.orbit_of = np.zeros(solver.num_codes, np.int64)
         self.class_floor = class_cost_floors(cost, self.floor, self.level_fill, class_totals)
