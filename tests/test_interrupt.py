@@ -141,7 +141,7 @@ def test_a_finalizer_failing_after_a_signal_prints_no_traceback(signal_error: st
     """A signal landing while an object is half built (as in numba's compiler) leaves its finalizer failing later."""
     script = f"""
 import typer
-from bactree.exits import Terminated, cli_errors
+from bactree.cli.exits import Terminated, cli_errors
 
 class HalfBuilt:
     def __del__(self):
@@ -166,7 +166,7 @@ def test_a_signal_landing_in_a_finalizer_prints_no_traceback() -> None:
     script = """
 import os, signal
 import typer
-from bactree.exits import cli_errors
+from bactree.cli.exits import cli_errors
 
 class SignalsWhileCollected:
     def __del__(self):
