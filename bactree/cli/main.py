@@ -26,6 +26,7 @@ from . import trees as cli_trees
 from .app import App, Group
 from .options import GameName, Length, Repeats, Symbols, resolve_game
 from .exits import cli_errors
+from ..compile_clock import announce
 from ..game import BUILD_LIMIT, BactreeError, Game
 
 app = App(
@@ -442,8 +443,10 @@ def main() -> None:
     Once the output is flushed and the atexit handlers have run, nothing is
     left to do but free every object one by one, which with numba's kernels
     loaded costs about 0.2 s of CPU: more than the search of Mastermind 4x6.
+    A process that compiles kernels (an empty numba cache) says so once.
     """
     skip_numba_blas_probe()
+    announce()  # a first run says that it compiles, once
     try:
         app()
         status: object = 0
