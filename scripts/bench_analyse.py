@@ -2,6 +2,14 @@
 
     python scripts/bench_analyse.py [--samples N] [--seed S]
     python scripts/bench_analyse.py --worst-case [--samples N] [--seed S] [--seconds T]
+    python scripts/bench_analyse.py --commands
+
+--commands times whole `bactree analyse` processes with /usr/bin/time -v
+(wall seconds, peak memory) against issue 60's targets: the docs' 4 of 10
+position, once with an empty numba cache (its compile must not eat the
+time limit: the values come out exact) and once warm; 5 of 10 at the start
+and after one guess (`--top 2 --seconds 1`: within 2 s and 1 GB); and
+Mastermind 5x8 after one guess (`--seconds 4`: within 7 s and 2 GB).
 
 4 of 10 (expected): every position after the first guess 0123, positions
 after two guesses (the second at random), a review of a game of 7 moves;
@@ -19,9 +27,15 @@ Mastermind 4x6. Each analysis has a fresh engine (no memo carried over).
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from bactree.coach import analyse
 from bactree.coach import read_history
@@ -105,14 +119,50 @@ def worst_case(samples: int, rng: random.Random, seconds: float) -> None:
                 row(name, runs, seconds)
 
 
+COMMANDS = [  # (name, analyse's arguments, cold cache?, target wall s, target peak MB)
+    ("4x10 docs' position, empty numba cache", ["0123=0B2C", "4567=1B0C", "--guess", "1456"], True, None, None),
+    ("4x10 docs' position", ["0123=0B2C", "4567=1B0C", "--guess", "1456"], False, 4.0 + 1, None),
+    ("5x10 at the start, --top 2 --seconds 1", ["-n", "5", "--top", "2", "--seconds", "1"], False, 2.0, 1024),
+    ("5x10 after 01234=0B2C, --top 2 --seconds 1", ["-n", "5", "--top", "2", "--seconds", "1", "01234=0B2C"], False,
+     2.0, 1024),
+    ("Mastermind 5x8 after 11223=1B1C", ["--game", "mastermind", "-n", "5", "--symbols", "12345678", "11223=1B1C"],
+     False, 4.0 + 3, 2048),
+]
+
+
+def commands() -> None:
+    """Whole `bactree analyse` processes of this checkout: wall, peak memory, and how exact the values came out."""
+    root = Path(__file__).resolve().parent.parent
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    with tempfile.TemporaryDirectory(prefix="bactree-cold-cache-") as cold:
+        for name, arguments, empty_cache, wall_target, memory_target in COMMANDS:
+            env = dict(os.environ, PYTHONPATH=str(root))
+            if empty_cache:
+                env["NUMBA_CACHE_DIR"] = cold
+            start = time.perf_counter()
+            done = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "bactree", "analyse", *arguments],
+                                  env=env, capture_output=True, text=True)
+            wall = time.perf_counter() - start
+            peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr).group(1)) / 1024
+            values = next((line for line in done.stdout.splitlines() if line.startswith("Values:")), "no values line")
+            targets = " ".join(t for t in (wall_target and f"{wall_target:.0f} s", memory_target and f"{memory_target} MB")
+                               if t)
+            print(f"{name:<44} wall {wall:6.1f} s  peak {peak:5.0f} MB  target {targets or 'exact'}  exit {done.returncode}")
+            print(f"{'':<44} {values}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worst-case", action="store_true", help="the worst case with the shipped trees and without")
     parser.add_argument("--seconds", type=float, default=4.0, help="time limit an analysis (--worst-case)")
+    parser.add_argument("--commands", action="store_true", help="whole analyse processes against issue 60's targets")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.commands:
+        commands()
+        return
     if args.worst_case:
         worst_case(args.samples, rng, args.seconds)
         return

@@ -277,6 +277,23 @@ def test_grouped_answers_are_kept_where_groups_hold_many_codes() -> None:
     assert by_group.shape == (0, 0) and shared.shape == (625, 70) and len(starts) == 71 and len(members) == 625
 
 
+def test_grouped_answers_without_the_regrouped_table_bound_the_same() -> None:
+    """`regroup_table=False` (the coach on the largest games): no second table, the other arrays as before, and
+    `_most_answers` finds the same most on every set."""
+    game = Game(5, "012345", False)
+    solver = Solver(game)
+    regrouped = grouped_answers(game, solver.table)
+    alone = grouped_answers(game, solver.table, regroup_table=False)
+    assert alone[0].shape == (0, 0)
+    assert all((a == b).all() for a, b in zip(alone[1:], regrouped[1:]))
+    rng = np.random.default_rng(5)
+    branching = len(game.answers) - 1
+    for size in (2, 5, 30, 200):
+        subset = np.sort(rng.choice(720, size, replace=False)).astype(np.int64)
+        assert (_partition_kernels._most_answers(solver.table, subset, solver.solved, False, branching, alone)
+                == _partition_kernels._most_answers(solver.table, subset, solver.solved, False, branching, regrouped))
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_codes=250), st.data())
 def test_fitting_guesses_equal_reference(game: Game, data: st.DataObject) -> None:
@@ -645,3 +662,17 @@ def test_shared_counts_against_counting_one_by_one(data: st.DataObject) -> None:
         for k in range(num_groups):
             expected[shared[x, k], k] += 1
     assert np.array_equal(_partition_kernels._shared_counts(shared, subset, levels), expected)
+
+
+@pytest.mark.parametrize("game", [Game(3, "012345", False), Game(3, "1234", True)], ids=str)
+def test_without_class_bounds_the_least_totals_are_the_same(game: Game) -> None:
+    """`class_bounds=False` (the coach on the largest games) bounds parts by size alone: weaker bounds, same values."""
+    with_classes = CostSearch(Solver(game), TOTAL_GUESSES)
+    by_size = CostSearch(Solver(game), TOTAL_GUESSES, class_bounds=False)
+    assert (by_size.class_floor <= with_classes.class_floor).all() and (by_size.class_floor < with_classes.class_floor).any()
+    table = with_classes.solver.table
+    for first in (0, 7):
+        for answer in np.unique(table[first]).tolist():
+            subset = np.flatnonzero(table[first] == answer).astype(np.int64)
+            depth = with_classes.solver.num_codes
+            assert by_size.best_guess(subset, depth, (first,)) == with_classes.best_guess(subset, depth, (first,))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable
 
+from ..compile_clock import Deadline
 from ..game import BUILD_LIMIT, Answer, BactreeError, Game
 from .engine import EXPECTED, OBJECTIVES, Engine, Value
 from .position import Position, read_history
@@ -60,7 +60,7 @@ class Analysis:
     optimum: GuessValue  # bounds on the best value any guess has here (exact once proven); its guess is the first best
     source: str  # "tree NAME", "book NAME" or "search"
     complete: bool  # every value proven exact within the time
-    seconds: float
+    seconds: float  # counted against the time limit: from its start (tables included), compiling left out
 
     @property
     def loss(self) -> tuple[int, int | None] | None:
@@ -140,20 +140,23 @@ def analyse(
     check_seconds(seconds)
     game.check_size(BUILD_LIMIT)  # the search's answer table: refused before the history is read
     position = read_history(game, history)
-    return analyse_position(position, top, guess, objective, hard, seconds, engine(game, objective, hard, use_shipped))
+    deadline = Deadline(seconds)  # the engine's tables count against `seconds`, as the search does
+    return analyse_position(position, top, guess, objective, hard, deadline, engine(game, objective, hard, use_shipped))
 
 
 def analyse_position(
-    position: Position, top: int, guess: str | None, objective: str, hard: bool, seconds: float, found: Engine
+    position: Position, top: int, guess: str | None, objective: str, hard: bool, seconds: float | Deadline,
+    found: Engine,
 ) -> Analysis:
-    """`analyse` of a checked position with a given engine (a review passes its own)."""
-    start = time.perf_counter()
+    """`analyse` of a checked position with a given engine (a review passes its own), searching `seconds` or
+    until a `Deadline` already started; its `seconds` are those the limit counted (compiling left out)."""
+    deadline = seconds if isinstance(seconds, Deadline) else Deadline(seconds)
     game = position.game
     if guess is not None:
         guess = game.parse_code(guess)
         if hard and guess not in position.secrets:
             raise BactreeError(f"hard mode: {guess} is not still possible, so it may not be guessed")
-    ranking = found.rank(position.pairs, top, guess, seconds)
+    ranking = found.rank(position.pairs, top, guess, deadline)
     possible = set(position.secrets)
     size = len(position.secrets)
 
@@ -166,4 +169,4 @@ def analyse_position(
     complete = not ranking.timed_out and all(v.exact for v in best) and (named is None or named.exact)
     optimum = valued(best[0].guess, ranking.optimum)
     return Analysis(game, position.pairs, objective, hard, position.secrets, best, named, optimum, source, complete,
-                    time.perf_counter() - start)
+                    deadline.elapsed())

@@ -23,11 +23,11 @@ work of earlier moves.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..compile_clock import Deadline
 from ..game.codes import encode_answer
 from ..game import Answer, Game
 from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_total
@@ -42,6 +42,11 @@ from .tree_values import EXPECTED, WORST_CASE, OnTree, TreeValues
 OBJECTIVES = (EXPECTED, WORST_CASE)
 # Worst case: levels past the least height searched for more guesses to list.
 EXTRA_LEVELS = 2
+# The largest answer table (one byte an entry) for which an engine builds the search's aids made for the whole game:
+# the table's regrouped copy (`Solver.grouped`) and the bounds by answer class (`Solver.class_caps`). On 5 of 10 and
+# Mastermind 5x8 they take 0.9-1.1 GB and 3-12 s, more than a time-limited analysis gains from their tighter or faster
+# bounds (issue 60); 5 of 9 (0.23 GB) keeps them.
+WHOLE_GAME_AIDS_MAX_BYTES = 256 * 2 ** 20
 
 
 @dataclass(frozen=True)
@@ -81,8 +86,9 @@ class Engine:
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}")
         self.game, self.objective, self.hard = game, objective, hard
-        self.solver = Solver(game, hard=hard)
-        self.search = CostSearch(self.solver, TOTAL_GUESSES)
+        aids = game.num_codes ** 2 <= WHOLE_GAME_AIDS_MAX_BYTES
+        self.solver = Solver(game, hard=hard, regroup=aids)
+        self.search = CostSearch(self.solver, TOTAL_GUESSES, class_bounds=aids)
         if tree is not None and tree.objective != objective:
             raise ValueError(f"a tree for {tree.objective!r} cannot value {objective!r}")
         if book is not None and (book.game, book.objective, book.hard) != (game, objective, hard):
@@ -107,9 +113,10 @@ class Engine:
         same for a part and for the position it becomes, so that a review's memos carry over."""
         return min(self.solver.num_secrets, max(self.solver.num_secrets - guesses, size + 1))
 
-    def rank(self, pairs: tuple[Pair, ...], top: int, named: str | None, seconds: float) -> Ranking:
-        """The `top` best guesses after `pairs` and the value of `named`, searching for at most `seconds` more."""
-        deadline = time.perf_counter() + seconds
+    def rank(self, pairs: tuple[Pair, ...], top: int, named: str | None, seconds: float | Deadline) -> Ranking:
+        """The `top` best guesses after `pairs` and the value of `named`, searching for at most `seconds` more
+        (or until a `Deadline` a caller started earlier); compiling kernels does not count."""
+        deadline = seconds if isinstance(seconds, Deadline) else Deadline(seconds)
         self._floor = INFINITE
         # A book lists the best guesses outright; else a tree may give the best value (and bounds) along its path.
         booked = self.book.locate(pairs) if self.book is not None and top <= self.book.top else None

@@ -12,6 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .. import compile_clock
+
+compile_clock.install()  # before any kernel below can compile
+
 
 @njit(cache=True, inline="always")
 def _next(state: np.ndarray) -> np.uint64:

@@ -11,6 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .. import compile_clock
+
+compile_clock.install()  # before any kernel below can compile
+
 
 @njit(cache=True)
 def _answer(guess, secret, num_symbols):

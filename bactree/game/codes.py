@@ -81,7 +81,7 @@ def answer_table(game: Game) -> np.ndarray:
 # Cows: 24 of 4 positions, 120 of 5): below it (Mastermind 4x7, 11) `_most_answers`'s scan in the table's own order
 # costs less (`scripts/bench_most_answers.py`); the groups' other arrays are kept for `_least_base` all the same.
 GROUPED_MIN_CODES = 20
-_grouped: dict[Game, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+_grouped: dict[tuple[Game, bool], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 # No groups at all: `_most_answers` counts the codes in the table's order, `_least_base` bounds each code alone.
 UNGROUPED = (
     np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -103,18 +103,21 @@ def multiset_of(game: Game) -> np.ndarray:
     return group.reshape(-1)
 
 
-def grouped_answers(game: Game, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """`regroup_answers`, its regrouped table only for games with at least `GROUPED_MIN_CODES` codes per multiset.
+def grouped_answers(
+    game: Game, table: np.ndarray, regroup_table: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`regroup_answers`, its regrouped table only for games with at least `GROUPED_MIN_CODES` codes per multiset,
+    and only if `regroup_table` (the bounds come out the same without it, more slowly).
 
     Kept per game (for the last game asked): a second table as large as
     the first, built once in the build's process so that forked workers
     share it.
     """
-    if game not in _grouped:
-        many = game.num_codes >= GROUPED_MIN_CODES * (int(multiset_of(game).max()) + 1)
+    many = regroup_table and game.num_codes >= GROUPED_MIN_CODES * (int(multiset_of(game).max()) + 1)
+    if (game, many) not in _grouped:
         _grouped.clear()
-        _grouped[game] = regroup_answers(game, table, regroup_table=many)
-    return _grouped[game]
+        _grouped[game, many] = regroup_answers(game, table, regroup_table=many)
+    return _grouped[game, many]
 
 
 def regroup_answers(

@@ -10,6 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .. import compile_clock
+
+compile_clock.install()  # before any kernel below can compile
+
 # Rules understood by `_partition_scores`; every part counts, the all-bulls one included.
 LARGEST_PART = 0  # Knuth: size of the largest part
 MOST_PARTS = 1  # Kooi: minus the number of parts

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...compile_clock import Deadline
 from ...treefile import Node, node
 from . import _base_kernels, _context, _cost_kernels, _memo, _small_set_kernels, deep
 from ..height import _height_kernels
@@ -100,14 +101,17 @@ class CostSearch:
     both change which bounds the memo holds, so budgeted builds, whose
     trees depend on the sets a budget reaches, turn them off, as they turn
     off `memo_caps` (bounds forgotten past `MEMO_CAP_BOUNDS`). `deadline`
-    (a `time.perf_counter()` value) stops a search the same way when the
-    clock passes it: for callers that answer in bounded time
+    (a `Deadline`, which leaves out compiling) stops a search the same way
+    once passed: for callers that answer in bounded time
     (`bactree.coach`) rather than reproducibly.
     """
 
     def __init__(
-        self, solver: Solver, cost: Cost, progress: Progress | None = None, greedy_rule: str = "bound"
+        self, solver: Solver, cost: Cost, progress: Progress | None = None, greedy_rule: str = "bound",
+        class_bounds: bool = True,
     ) -> None:
+        """`class_bounds`: bound a guess's parts by their answer class (`Solver.class_caps`, built for the whole game:
+        seconds on the largest ones) where the cost counts guesses; without, by their size alone (weaker, as valid)."""
         if greedy_rule not in GREEDY_RULES:
             raise ValueError(f"unknown greedy rule {greedy_rule!r}: choose one of {', '.join(GREEDY_RULES)}")
         self.solver = solver
@@ -117,7 +121,7 @@ class CostSearch:
         self.deep_screen_min_set = DEEP_SCREEN_MIN_SET
         self.small_set_shortcuts = True
         self.memo_caps = True
-        self.deadline: float | None = None
+        self.deadline: Deadline | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
         self.cost = cost
@@ -129,12 +133,12 @@ class CostSearch:
         self.lookahead = cost.weights[1] > 0  # the kernels' lookahead bounds total guesses
         # Floors by answer class take a row per orbit of codes: a few in a game of every code, but one per code in a
         # word list's (no relabellings), past memory there (1,500 words: orbits x answers x sizes x depths): off.
-        if self.lookahead and solver.symmetric:
+        if self.lookahead and class_bounds and solver.symmetric:
             class_caps = solver.class_caps
             class_totals = class_caps.floors(solver.num_secrets + 1)
             class_totals[:, solver.solved] = self.level_fill
             self.orbit_of = class_caps.orbit_of
-        else:  # nodes and crush, and word lists: no bound by class, one orbit
+        else:  # nodes and crush, word lists (or no class bounds): no bound by class, one orbit
             class_totals = np.broadcast_to(self.level_fill, (1, solver.num_slots, len(self.level_fill)))
             self.orbit_of = np.zeros(solver.num_codes, np.int64)
         self.class_floor = class_cost_floors(cost, self.floor, self.level_fill, class_totals)
@@ -310,7 +314,7 @@ class CostSearch:
 
     def check_deadline(self) -> None:
         """Stop (`BudgetExceeded`) once the clock is past `deadline`: `solve` asks at every set, `deep` at every guess."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.deadline.passed():
             raise BudgetExceeded
 
     def lookahead_bound(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> int:

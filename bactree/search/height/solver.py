@@ -28,6 +28,7 @@ from typing import Callable
 import numpy as np
 
 from ...game import _answer_kernels as _code_kernels
+from ...compile_clock import Deadline
 from ...game.codes import answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, solved_slot
 from ...game import Answer, Game
 from . import _crowd_kernels, _finder_kernels, _height_kernels, _separator_kernels
@@ -99,14 +100,17 @@ class Solver:
     """Depth-bounded exact search over one game's codes: any code may be guessed, or in `hard` mode only still-possible ones."""
 
     def __init__(
-        self, game: Game, progress: Progress | None = None, hard: bool = False, table: np.ndarray | None = None
+        self, game: Game, progress: Progress | None = None, hard: bool = False, table: np.ndarray | None = None,
+        regroup: bool = True,
     ) -> None:
-        """`table`: the game's answer table when one is at hand (a worker's shared copy), else built."""
+        """`table`: the game's answer table when one is at hand (a worker's shared copy), else built. `regroup`:
+        whether the least-cost search's bounds may use a second, regrouped table (`grouped`) where the game has one."""
         self.game = game
         self.hard = hard
         # Relabellings of positions and symbols map a game of every code onto itself; a word list almost never:
         # there every rule that uses them is off (each guess its own orbit, refutations found again only as they are).
         self.symmetric = not game.has_lists
+        self.regroup = regroup
         self.codes = code_array(game)
         self.table = answer_table(game) if table is None else table
         self.num_codes = len(self.codes)
@@ -125,10 +129,10 @@ class Solver:
         self.num_secrets = len(self.secrets)
         self.progress = progress
         self.stats = SearchStats()
-        # Most work `find_guess` may do (`work`); None: no limit. `deadline`: a `time.perf_counter()`
-        # value past which it stops the same way (for callers that answer in bounded time, not reproducibly).
+        # Most work `find_guess` may do (`work`); None: no limit. `deadline`: a `Deadline` once passed
+        # it stops the same way (for callers that answer in bounded time, not reproducibly).
         self.budget: int | None = None
-        self.deadline: float | None = None
+        self.deadline: Deadline | None = None
         self._memo: dict[tuple[bytes, int], int] = {}
         self._canonical: dict[tuple[int, ...], np.ndarray] = {}
         self._consistent: dict[tuple[tuple[int, ...], bytes], int] = {}  # (history, answers): codes giving them
@@ -171,7 +175,7 @@ class Solver:
     def grouped(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The table regrouped by multisets of symbols for the least-cost search's `_most_answers`
         (`bactree.game.codes.grouped_answers`: built on first use, once per game and process; none for height searches)."""
-        return grouped_answers(self.game, self.table)
+        return grouped_answers(self.game, self.table, self.regroup)
 
     # -- symmetry -------------------------------------------------------
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
@@ -342,7 +346,7 @@ class Solver:
             return -1
         if self.budget is not None and self.work >= self.budget:
             raise SearchBudgetExceeded
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.deadline.passed():
             raise SearchBudgetExceeded
         # Unless in hard mode, a set holding one that three guesses do not solve is not solved either: a tree
         # for it would solve the smaller set. The sets the kernel refutes are kept whole (`unsolved`), since on the
