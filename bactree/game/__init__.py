@@ -133,10 +133,13 @@ class Game:
 
     @cached_property
     def list_digest(self) -> str:
-        """The first 12 hex digits of a SHA-256 of the lists ('' for a game without lists): names the game in files."""
+        """The first 12 hex digits of a SHA-256 of the secrets, joined by newlines (and of the guesses after a blank
+        line, when there are other guesses); '' for a game without lists. Names the game in files."""
         if self.secrets is None:
             return ""
-        text = "\n".join(self.secrets) + "\n\n" + "\n".join(self.guesses or ())
+        text = "\n".join(self.secrets)  # a list's own digest (`words.WordList.digest`) when there are no other guesses
+        if self.guesses is not None:
+            text += "\n\n" + "\n".join(self.guesses)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     @property

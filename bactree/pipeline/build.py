@@ -194,7 +194,10 @@ def _built(
                        None if lower == height else lower)
         return BuildResult(doc, height, height, time.perf_counter() - start, 0)
     if objective == "worst-case" or max_guesses is not None:
-        height = solver.min_height()
+        if solver.symmetric:
+            height = solver.min_height()
+        else:  # no symmetry prunes the exhaustive search (a word list): a tree found by broadening ends it sooner
+            height, _, _ = least_height_tree(solver, progress)
         say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
         if max_guesses is not None and max_guesses < height:
             raise BactreeError(f"no tree solves every secret within {max_guesses} guesses: the least is {height}")

@@ -82,4 +82,6 @@ def make_strategy(spec: str, game: Game, seed: int | None = None, hard: bool = F
         raise UnknownStrategyError(
             f"unknown strategy {spec!r}: choose one of {names}, or a tree file (tree:FILE)"
         ) from None
+    if cls.needs_every_code and game.has_lists:
+        raise BactreeError(f"strategy {spec!r} guesses codes of its own making: a word game allows only its list's words")
     return cls(game, seed)

@@ -34,6 +34,8 @@ class Strategy(ABC):
     hard_mode: bool = False
     #: `make_strategy(..., hard=True)` can restrict the rule to still-possible guesses.
     has_hard_variant: ClassVar[bool] = False
+    # Whether the rule guesses codes of its own making (every code over the symbols must be a guess): not a word game's.
+    needs_every_code: ClassVar[bool] = False
     #: How the rule breaks ties, recorded in compiled tree files.
     tie_breaks: ClassVar[tuple[str, ...]] = ()
     #: A tree file proven optimal for its objective (see `TreeStrategy`).

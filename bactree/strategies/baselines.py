@@ -86,6 +86,7 @@ class CowsScore(Strategy):
     """
 
     name = "cows-score"
+    needs_every_code = True
     randomized = True
     endless = True
 
