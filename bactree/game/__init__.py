@@ -10,13 +10,12 @@ import collections
 import hashlib
 import itertools
 import math
-import operator
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
 from .errors import BactreeError, GameTooLargeError, InvalidAnswerError, InvalidCodeError, InvalidGameError
+from .rules import BULLS_COWS, RULES, Answer, AnyAnswer, Reply, Rule, rule_named
 from .words import normalise_word, shipped_list_named
 
 
@@ -48,25 +47,6 @@ BUILD_LIMIT = SizeLimit(
 QUIT = ("q", "quit")  # what a person types to leave any terminal session (walk, play, crack --interactive)
 
 
-@dataclass(frozen=True, order=True)
-class Answer:
-    """The reply to a guess: bulls (right place) and cows (right symbol, wrong place)."""
-
-    bulls: int
-    cows: int
-
-    def __str__(self) -> str:
-        return f"{self.bulls}B{self.cows}C"
-
-    @classmethod
-    def from_str(cls, text: str) -> Answer:
-        """Read `1B2C` (any case); the inverse of `str(answer)`."""
-        match = re.fullmatch(r"\s*(\d+)\s*[bB]\s*(\d+)\s*[cC]\s*", text)
-        if not match:
-            raise InvalidAnswerError(f"invalid answer {text!r}: expected the form 1B2C")
-        return cls(int(match.group(1)), int(match.group(2)))
-
-
 def check_game_shape(length: int, symbols: str, repeats: bool) -> None:
     """Refuse a game that cannot exist: no positions, no alphabet, a symbol twice, too few symbols without repeats.
 
@@ -96,7 +76,8 @@ class Game:
     secrets, and may have `guesses`, the allowed guesses (holding every
     secret; None: the secrets): both sorted by code point, `symbols` every
     symbol they use, sorted, and `repeats` whether any of them repeats one.
-    Scoring is the same rule either way (cows counted as white pegs).
+    `rule` says how a secret answers a guess (`rules.RULES`, given by name or
+    as the rule): bulls and cows by default (cows counted as white pegs).
     """
 
     length: int
@@ -104,8 +85,11 @@ class Game:
     repeats: bool
     secrets: tuple[str, ...] | None = None
     guesses: tuple[str, ...] | None = None
+    rule: Rule = BULLS_COWS
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rule, Rule):
+            object.__setattr__(self, "rule", rule_named(self.rule))
         check_game_shape(self.length, self.symbols, self.repeats)
         for symbol in self.symbols:
             if symbol.isspace():
@@ -117,14 +101,15 @@ class Game:
         _check_lists(self)
 
     def __hash__(self) -> int:
-        return hash((self.length, self.symbols, self.repeats, self.list_digest))
+        return hash((self.length, self.symbols, self.repeats, self.list_digest, self.rule.name))
 
     def __str__(self) -> str:
+        scored = "" if self.rule is BULLS_COWS else f", scored by {self.rule.name}"
         if self.secrets is not None:
             guesses = "" if self.guesses is None else f", {len(self.guesses):,} allowed guesses"
-            return f"{len(self.secrets):,} words of {self.length} letters{guesses}"
+            return f"{len(self.secrets):,} words of {self.length} letters{guesses}{scored}"
         kind = "repeats" if self.repeats else "no repeats"
-        return f"{self.length} of {_short(self.symbols)}, {kind}"
+        return f"{self.length} of {_short(self.symbols)}, {kind}{scored}"
 
     @property
     def has_lists(self) -> bool:
@@ -203,27 +188,16 @@ class Game:
         return {code: i for i, code in enumerate(self.codes)}
 
     @cached_property
-    def answers(self) -> tuple[Answer, ...]:
-        """Every answer some guess can get for some secret, ascending by (bulls, cows)."""
-        n, k = self.length, self.num_symbols
-        if self.repeats and k <= n:
-            # Small alphabets with repeats rule out answers irregularly (2 of 2 symbols
-            # never gives 0B1C). Enumerating codes would take k**n steps; count instead.
-            return _answers_with_repeats(n, k)
-        found = []
-        for bulls in range(n + 1):
-            for cows in range(n + 1 - bulls):
-                if cows == 1 and bulls + cows == n:
-                    continue  # the one misplaced symbol would have to sit in its own place
-                if not self.repeats and bulls + cows < 2 * n - k:
-                    continue  # n distinct symbols each out of k share at least 2n-k
-                found.append(Answer(bulls, cows))
-        return tuple(found)
+    def answers(self) -> tuple[AnyAnswer, ...]:
+        """Every answer some guess can get from some secret of every code over the symbols, in the rule's order
+        (ascending slots: (bulls, cows) for bulls and cows); a game of lists gets no others, though it may miss some."""
+        return self.rule.answers(self.length, self.num_symbols, self.repeats)
 
     @property
-    def solved(self) -> Answer:
-        """The all-bulls answer that ends the game."""
-        return Answer(self.length, 0)
+    def solved(self) -> AnyAnswer:
+        """The answer that ends the game: a guess gets it from itself and from no other secret (all bulls, all
+        green; under Jotto the win, told apart from the anagrams' `n`)."""
+        return self.rule.solved(self.length)
 
     def parse_code(self, text: str) -> str:
         """Check a code and return it; `invalid code ...` names what is wrong.
@@ -259,66 +233,30 @@ class Game:
         """The printable form of a code (codes are kept as their strings)."""
         return code
 
-    def parse_answer(self, text: str) -> Answer:
-        """Read an answer typed as `1B2C`, `1b2c`, `1 2` or `12`, and check it is possible."""
-        raw = text.strip()
-        match = re.fullmatch(r"(\d+)\s*[bB]\s*(\d+)\s*[cC]", raw) or re.fullmatch(
-            r"(\d+)[\s,/]+(\d+)", raw
-        )
-        if match:
-            answer = Answer(int(match.group(1)), int(match.group(2)))
-        elif re.fullmatch(r"\d\d", raw) and self.length < 10:
-            answer = Answer(int(raw[0]), int(raw[1]))
-        else:
-            raise InvalidAnswerError(
-                f"invalid answer {text!r}: type bulls and cows as 1B2C, '1 2' or 12"
-            )
+    def parse_answer(self, text: str) -> AnyAnswer:
+        """Read an answer as the rule types it (`1B2C`, `1b2c`, `1 2` or `12` for bulls and cows), and check it is possible."""
+        answer = self.rule.parse(text, self.length)
         self.check_answer(answer)
         return answer
 
-    def check_answer(self, answer: Answer) -> None:
+    def check_answer(self, answer: AnyAnswer) -> None:
         """Raise `InvalidAnswerError` unless some guess and secret give `answer`."""
         if answer not in self.answers:
-            total = answer.bulls + answer.cows
-            if total > self.length:
-                why = f"bulls plus cows cannot exceed {self.length}"
-            elif answer.bulls == self.length - 1 and answer.cows == 1:
-                why = f"{self.length - 1} bulls leave one symbol, which cannot be a cow"
-            else:
-                why = "no guess and secret of this game give it"
-            raise InvalidAnswerError(f"impossible answer {answer}: {why}")
+            raise InvalidAnswerError(f"impossible answer {answer}: {self.rule.impossible(answer, self.length)}")
 
-    def score(self, guess: str, secret: str) -> Answer:
-        """The answer `secret` gives to `guess` (cows are white pegs with repeats)."""
-        return self.scorer(guess)(secret)
+    def score(self, guess: str, secret: str) -> AnyAnswer:
+        """The answer `secret` gives to `guess` under the game's rule (cows are white pegs with repeats)."""
+        return self.rule.scorer(guess)(secret)
 
-    def scorer(self, guess: str) -> Callable[[str], Answer]:
+    def scorer(self, guess: str) -> Callable[[str], AnyAnswer]:
         """`score` with `guess` fixed: what depends on the guess alone is worked out once, for the many secrets
         scored against one guess (a tree's replay, the secrets left after an answer): about twice as fast a secret."""
-        answer_of = self._answer_of
-        symbols = set(guess)
-        if len(symbols) == len(guess):  # distinct symbols (every Bulls and Cows guess): each in the secret counts once
-
-            def score(secret: str) -> Answer:
-                bulls = sum(map(operator.eq, guess, secret))
-                return answer_of[bulls][len(symbols.intersection(secret)) - bulls]
-        else:
-            counts = [(c, guess.count(c)) for c in symbols]
-
-            def score(secret: str) -> Answer:
-                bulls = sum(map(operator.eq, guess, secret))
-                return answer_of[bulls][sum(min(n, secret.count(c)) for c, n in counts) - bulls]
-
-        return score
-
-    @cached_property
-    def _answer_of(self) -> list[list[Answer]]:
-        """`_answer_of[bulls][cows]`: one `Answer` per reply, made once rather than one per secret scored."""
-        return [[Answer(bulls, cows) for cows in range(self.length + 1 - bulls)] for bulls in range(self.length + 1)]
+        return self.rule.scorer(guess)
 
 
-def word_game(secrets: Iterable[str], guesses: Iterable[str] | None = None) -> Game:
-    """The Bulls and Cows game of a word list: its secrets, and its allowed guesses (default: the secrets).
+def word_game(secrets: Iterable[str], guesses: Iterable[str] | None = None, rule: Rule | str = BULLS_COWS) -> Game:
+    """The game of a word list: its secrets, its allowed guesses (default: the secrets) and its answer rule (default:
+    bulls and cows).
 
     Words are taken as given (normalise them first: `words.normalise_word`,
     or read a list with `words.read_word_list`); duplicates are dropped and the lists
@@ -335,7 +273,7 @@ def word_game(secrets: Iterable[str], guesses: Iterable[str] | None = None) -> G
     words = guess_list or secret_list
     symbols = "".join(sorted(set().union(*words)))
     repeats = any(len(set(word)) < len(word) for word in words)
-    return Game(len(secret_list[0]), symbols, repeats, secret_list, guess_list)
+    return Game(len(secret_list[0]), symbols, repeats, secret_list, guess_list, rule)
 
 
 def _check_lists(game: Game) -> None:
@@ -370,31 +308,6 @@ def _short(symbols: str) -> str:
     return repr(symbols) if len(symbols) <= 40 else f"{symbols[:20]!r}... ({len(symbols)} symbols)"
 
 
-def _answers_with_repeats(n: int, k: int) -> tuple[Answer, ...]:
-    """Every answer of a game with repeats, in polynomial time.
-
-    With `bulls` fixed, let r = n - bulls and p_x, q_x count symbol x over the
-    other r positions of guess and secret. Cows are the sum of min(p_x, q_x),
-    and the r positions can be filled with no match iff p_x + q_x <= r for
-    every x (a perfect matching between guess and secret symbols that avoids
-    equal pairs). So it suffices to find which cow totals such counts reach,
-    adding symbols one at a time; at most 2r symbols can matter.
-    """
-    found: set[Answer] = set()
-    for bulls in range(n + 1):
-        r = n - bulls
-        states = {(0, 0, 0)}  # (sum of p, sum of q, cows) over the symbols so far
-        for _ in range(min(k, 2 * r)):
-            states = {
-                (p_sum + p, q_sum + q, cows + min(p, q))
-                for p_sum, q_sum, cows in states
-                for p in range(r - p_sum + 1)
-                for q in range(min(r - q_sum, r - p) + 1)
-            }
-        found.update(Answer(bulls, cows) for p_sum, q_sum, cows in states if p_sum == q_sum == r)
-    return tuple(sorted(found))
-
-
 PRESETS: dict[str, Game] = {
     "bulls-cows": Game(4, "0123456789", False),
     "mastermind": Game(4, "123456", True),
@@ -415,13 +328,15 @@ def make_game(
     length: int | None = None,
     symbols: str | None = None,
     repeats: bool | None = None,
+    rule: Rule | str = BULLS_COWS,
 ) -> Game:
-    """A preset with any of its three fields overridden."""
+    """A preset with any of its three fields overridden, answered by `rule` (a name of `rules.RULES`)."""
     base = preset(name)
     return Game(
         base.length if length is None else length,
         base.symbols if symbols is None else symbols,
         base.repeats if repeats is None else repeats,
+        rule=rule,
     )
 
 
@@ -430,8 +345,14 @@ def game_slug(game: Game) -> str:
 
     A word game is named for its lists: `words-en-4` (secrets and guesses both the shipped list en-4),
     `words-en-4-en-4-guesses`, or `words-` and the lists' digest for lists of the user's, so two lists never
-    share a name.
+    share a name. A rule other than bulls and cows ends the name: `words-en-5-wordle`, `mastermind-4x6-bulls`.
     """
+    stem = _slug_stem(game)
+    return stem if game.rule is BULLS_COWS else f"{stem}-{game.rule.name}"
+
+
+def _slug_stem(game: Game) -> str:
+    """`game_slug` before the rule."""
     if game.secrets is not None:
         names = [shipped_list_named(game.secrets), None if game.guesses is None else shipped_list_named(game.guesses)]
         if names[0] is not None and (game.guesses is None or names[1] is not None):
