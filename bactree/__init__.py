@@ -19,7 +19,10 @@ from __future__ import annotations
 
 __version__ = "0.1.0"  # the one source of the version: pyproject.toml reads it (setuptools' dynamic attr)
 
-from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, make_game, preset
+from .game import (
+    RULES, Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, Reply, make_game, preset,
+    word_game,
+)
 
 __all__ = [
     "Answer",
@@ -31,6 +34,9 @@ __all__ = [
     "InvalidGameError",
     "make_game",
     "preset",
+    "Reply",
+    "RULES",
+    "word_game",
     "__version__",
 ]
 

@@ -250,7 +250,10 @@ def evaluate_all(
 ) -> list[Evaluation]:
     """Every registered strategy and every tree file of `game` in `trees`, best last."""
     _check_limits(runs, max_guesses)
-    specs = [name for name, cls in STRATEGIES.items() if not (cls.needs_every_code and game.has_lists)]
+    specs = [
+        name for name, cls in STRATEGIES.items()
+        if not (cls.needs_every_code and game.has_lists) and not (cls.needs_cows and not game.rule.cows)
+    ]
     if trees is not None:
         specs += [f"tree:{path}" for path in tree_files(game, trees)]
     results = [evaluate(make_strategy(spec, game, seed), runs, max_guesses) for spec in specs]

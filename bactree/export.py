@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 
 import networkx as nx
 
-from .game import Answer, BactreeError
+from .game import AnyAnswer, BactreeError
 from .treefile import check_document, check_header, read_document, write_atomic
 
 
@@ -57,7 +57,7 @@ def tree_graph(doc: dict[str, Any], name: str = "tree") -> nx.DiGraph:
         graph.add_node(node_id, guess=guess, depth=depth, candidates=len(secrets))
         if parent is not None:
             graph.add_edge(parent, node_id, answer=answer_key)
-        parts: dict[Answer, list[str]] = {}
+        parts: dict[AnyAnswer, list[str]] = {}
         score = game.scorer(guess)
         for secret in secrets:
             answer = score(secret)
@@ -65,7 +65,7 @@ def tree_graph(doc: dict[str, Any], name: str = "tree") -> nx.DiGraph:
                 parts.setdefault(answer, []).append(secret)
         children = current.get("next") or {}
         for key in reversed(list(children)):
-            stack.append((children[key], node_id, key, parts[Answer.from_str(key)], depth + 1))
+            stack.append((children[key], node_id, key, parts[game.rule.read_key(key, game.length)], depth + 1))
     return graph
 
 

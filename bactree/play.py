@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Callable
 
-from .game import QUIT, Answer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
+from .game import QUIT, AnyAnswer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
 from .pegs import Painter
 from .walker import (
     InconsistentAnswerError,
@@ -34,7 +34,6 @@ Writer = Callable[[str], None]
 
 UNDO = ("u", "undo")
 LIST_AT_MOST = 10  # secrets left are listed when there are this many or fewer
-ANSWER_FORMS = "1B2C, 1b2c, '1 2' or 12"
 
 
 class _Quit(Exception):
@@ -115,7 +114,7 @@ def walk_secret(tree: Tree, secret: str, write: Writer, show: Painter = str) -> 
     while not walk.solved:
         guess = walk.guess
         answer = tree.game.score(guess, secret)
-        walk.answer(answer.bulls, answer.cows)
+        walk.answer(str(answer))
         after = "" if walk.solved else f"  {remaining(walk.candidates, show=show)}"
         write(f"Guess {len(walk.history)}: {show(guess)}  {answer}{after}")
     write(f"Found {show(secret)} in {guesses(len(walk.history))}.")
@@ -175,7 +174,7 @@ class Session(ABC):
             return
         try:
             answer = self.game.parse_answer(line)
-            walk.answer(answer.bulls, answer.cows)
+            walk.answer(str(answer))
         except InconsistentAnswerError as err:
             self.write(f"  Refused: {err}.")
             if err.conflicts:
@@ -210,7 +209,8 @@ class WalkSession(Session):
             f"Think of a secret code: {self.game}. I will find it in at most "
             f"{guesses(self.tree.stats['max_guesses'])}."
         )
-        self.write(f"Answer each guess with bulls and cows ({ANSWER_FORMS}); u takes back your last answer, q quits.")
+        rule = self.game.rule
+        self.write(f"Answer each guess with {rule.told_as} ({rule.forms}); u takes back your last answer, q quits.")
         walk = self.tree.start()
         while not walk.solved:
             self.answer_turn(walk, f"Guess {len(walk.history) + 1}: {self.show(walk.guess)}  Your answer: ")
@@ -277,7 +277,7 @@ class Coach:
         self.moves: list = []  # the `MoveReview` of each guess
         self.before: list = []  # the position before each guess, for `take_back`
 
-    def say(self, guess: str, answer: Answer) -> str:
+    def say(self, guess: str, answer: AnyAnswer) -> str:
         """The coach's line on the guess just scored."""
         from .coach.review import review_move
         from .coach.text import coach_line
@@ -318,7 +318,8 @@ class VersusSession(Session):
     def play(self) -> None:
         self.write(f"Versus, {self.game}: I have picked a secret for you to find; think of one for me to find.")
         self.write("We guess in turns, you first; fewer guesses wins, as many is a draw.")
-        self.write(f"Answer my guesses with bulls and cows ({ANSWER_FORMS}); u takes back your last answer, q quits.")
+        rule = self.game.rule
+        self.write(f"Answer my guesses with {rule.told_as} ({rule.forms}); u takes back your last answer, q quits.")
         yours: list[Pair] = []
         walk = self.tree.start()
         while not (yours and yours[-1][1] == self.game.solved) and not walk.solved:
@@ -359,7 +360,7 @@ class VersusSession(Session):
         return f"My secret was {self.show(self.secret)}."
 
 
-Event = str | Answer  # a guess or an answer in a refereed game
+Event = str | AnyAnswer  # a guess or an answer in a refereed game
 
 
 class RefereeSession(Session):
@@ -379,7 +380,7 @@ class RefereeSession(Session):
     def play(self) -> None:
         self.write(f"Referee, {self.game}: Player 1 and Player 2 each think of a secret code.")
         self.write("In turns, one guesses the other's secret and the other answers; I check every answer.")
-        self.write(f"Answers: {ANSWER_FORMS}. u takes back the last entry, q quits.")
+        self.write(f"Answers: {self.game.rule.forms}. u takes back the last entry, q quits.")
         while not self.over():
             step = len(self.entries)
             guesser = 1 if step % 4 < 2 else 2

@@ -1,4 +1,4 @@
-"""Tree files (format `bactree-tree`, version 1): write, read, replay and check.
+"""Tree files (format `bactree-tree`, versions 1 and 2): write, read, replay and check.
 
 The contract is `shared/tree-format.md`. Pure Python plus orjson, so that the
 walker can load trees without numpy or numba.
@@ -15,12 +15,13 @@ from typing import Any, Callable, Sequence
 
 import orjson
 
-from .game import READ_LIMIT, Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError
+from .game import (
+    BULLS_COWS, READ_LIMIT, RULES, AnyAnswer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError,
+)
 
 FORMAT = "bactree-tree"
 VERSION = 1  # what a game of every code over its symbols, answered in bulls and cows, is written in
-VERSIONS = (1, 2)  # what this reader reads: 2 adds lists of secrets and guesses, and answer rules
-RULES = ("bulls-cows",)  # the answer rules this reader scores (the format names others, still to come)
+VERSIONS = (1, 2)  # what this reader reads: 2 adds lists of secrets and guesses, and answer rules (`game.RULES`)
 # The largest tree file a reader loads: parsed, JSON takes several times its size in memory.
 # A tree has a node per secret, so this holds any tree of a game within READ_LIMIT.
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -77,18 +78,19 @@ class Replay:
         return stats
 
 
-def node(guess: str, children: dict[Answer, Node] | None = None) -> Node:
-    """A tree node with `next` keys in ascending (bulls, cows) order; final nodes have no `next`."""
+def node(guess: str, children: dict[AnyAnswer, Node] | None = None) -> Node:
+    """A tree node with `next` keys in the rule's ascending order ((bulls, cows)); final nodes have no `next`."""
     if not children:
         return {"guess": guess}
     return {"guess": guess, "next": {str(a): children[a] for a in sorted(children)}}
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
-    """The file's `game` object, keys in the format's order; a game of lists with its rule and lists (version 2)."""
+    """The file's `game` object, keys in the format's order; in version 2 with its rule, and its lists if it has them."""
     fields: dict[str, Any] = {"length": game.length, "symbols": game.symbols, "repeats": game.repeats}
+    if version_of(game) == 2:
+        fields["rule"] = game.rule.name
     if game.has_lists:
-        fields["rule"] = "bulls-cows"
         fields["secrets"] = list(game.secrets or ())
         if game.guesses is not None:
             fields["guesses"] = list(game.guesses)
@@ -96,8 +98,9 @@ def game_to_json(game: Game) -> dict[str, Any]:
 
 
 def version_of(game: Game) -> int:
-    """The format version a game is written in: 2 exactly when it has lists (every version 1 file stays as it was)."""
-    return 2 if game.has_lists else VERSION
+    """The format version a game is written in: 2 exactly when it has lists or another rule than bulls and cows
+    (every version 1 file stays as it was)."""
+    return 2 if game.has_lists or game.rule is not BULLS_COWS else VERSION
 
 
 def document(game: Game, objective: Objective, optimal: bool, root: Node, lower_bound: int | None = None) -> dict[str, Any]:
@@ -257,9 +260,9 @@ def check_header(doc: Any, name: str) -> Game:
         raise fail(f"game.symbols must be a string, got {symbols!r}")
     if not isinstance(repeats, bool):
         raise fail(f"game.repeats must be true or false, got {repeats!r}")
-    lists = _read_lists(raw_game, doc["version"], fail)
+    *lists, rule = _read_game_fields(raw_game, doc["version"], fail)
     try:
-        game = Game(length, symbols, repeats, *lists)
+        game = Game(length, symbols, repeats, *lists, rule=rule)
         game.check_size(READ_LIMIT)
     except InvalidGameError as err:
         raise fail(str(err)) from None
@@ -279,15 +282,18 @@ def check_header(doc: Any, name: str) -> Game:
     return game
 
 
-def _read_lists(raw_game: dict[str, Any], version: int, fail: Callable[[str], TreeFormatError]) -> tuple[Any, Any]:
-    """(secrets, guesses) of a version 2 `game` as tuples, or None where absent; version 1 has neither field."""
+def _read_game_fields(
+    raw_game: dict[str, Any], version: int, fail: Callable[[str], TreeFormatError]
+) -> tuple[Any, Any, str]:
+    """(secrets, guesses, rule) of a version 2 `game`: the lists as tuples, or None where absent; version 1 has
+    neither list and the rule of bulls and cows."""
     if version == 1:
         extra = {"rule", "secrets", "guesses"} & set(raw_game)
         if extra:
             raise fail(f"game.{sorted(extra)[0]} needs version 2 (this file says version 1)")
-        return None, None
+        return None, None, BULLS_COWS.name
     rule = raw_game.get("rule")
-    if rule not in RULES:
+    if not isinstance(rule, str) or rule not in RULES:
         raise fail(f"game.rule {rule!r} is not a rule this reader knows (it knows {', '.join(RULES)})")
     lists = []
     for field in ("secrets", "guesses"):
@@ -299,7 +305,7 @@ def _read_lists(raw_game: dict[str, Any], version: int, fail: Callable[[str], Tr
         lists.append(None if words is None else tuple(words))
     if lists[0] is None and lists[1] is not None:
         raise fail("game.guesses needs game.secrets")
-    return lists[0], lists[1]
+    return lists[0], lists[1], rule
 
 
 def check_node_count(game: Game, root: Node, name: str = "tree") -> None:
@@ -364,7 +370,7 @@ def replay_tree(game: Game, root: Node, name: str = "tree", secrets: Sequence[st
         children = current.get("next") or {}
         if not isinstance(children, dict):
             raise TreeFormatError(f"{name}: node at {where}: 'next' is not an object")
-        parts: dict[Answer, list[str]] = {}
+        parts: dict[AnyAnswer, list[str]] = {}
         score = game.scorer(guess)
         for secret in reaching:
             answer = score(secret)
@@ -373,10 +379,10 @@ def replay_tree(game: Game, root: Node, name: str = "tree", secrets: Sequence[st
                 total += depth
             else:
                 parts.setdefault(answer, []).append(secret)
-        keys: dict[Answer, str] = {}
+        keys: dict[AnyAnswer, str] = {}
         for key in children:
             try:
-                answer = Answer.from_str(key)
+                answer = game.rule.read_key(key, game.length)
             except InvalidAnswerError:
                 raise TreeFormatError(f"{name}: node at {where}: invalid answer key {key!r}") from None
             if str(answer) != key:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import shipped
-from .game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, game_slug
+from .game import AnyAnswer, BactreeError, Game, InvalidAnswerError, InvalidCodeError, game_slug
 from .treefile import Node, TreeFormatError, check_header, check_node_count, read_document, renamed
 
 __all__ = [
@@ -37,7 +37,7 @@ __all__ = [
     "shipped_tree_path",
 ]
 
-Pair = tuple[str, Answer]
+Pair = tuple[str, AnyAnswer]
 
 
 class InconsistentAnswerError(InvalidAnswerError):
@@ -113,7 +113,7 @@ def load_tree(path: str | os.PathLike[str]) -> Tree:
 def _check_nodes(game: Game, root: Any, name: str) -> None:
     """Check that every node is `{"guess": CODE, "next": {ANSWER: NODE}}` with keys the format allows."""
     solved = str(game.solved)
-    ranks: dict[str, tuple[int, int]] = {}  # answer keys seen so far, each parsed once
+    ranks: dict[str, int] = {}  # answer keys seen so far, each parsed once, and their slots
     codes = game.code_index
     # A node's position is kept as (parent position, guess, key) and spelled out only for an error.
     stack: list[tuple[Any, Any]] = [(root, None)]
@@ -136,16 +136,16 @@ def _check_nodes(game: Game, root: Any, name: str) -> None:
         children = current.get("next") or {}
         if not isinstance(children, dict):
             raise TreeFormatError(f"{name}: node at {_spell(at)}: 'next' is not an object")
-        previous = (-1, -1)
+        previous = -1
         for key, child in children.items():
             rank = ranks.get(key)
             if rank is None:
                 answer = _parse_key(game, key, f"{name}: node at {_spell(at)}")
                 if key == solved:
                     raise TreeFormatError(
-                        f"{name}: node at {_spell(at)}: the all-bulls answer {key} ends the game and has no child"
+                        f"{name}: node at {_spell(at)}: the answer {key} ends the game and has no child"
                     )
-                rank = ranks[key] = (answer.bulls, answer.cows)
+                rank = ranks[key] = game.rule.slot(answer, game.length)
             if rank <= previous:
                 raise TreeFormatError(f"{name}: node at {_spell(at)}: 'next' keys are not in ascending order")
             previous = rank
@@ -161,10 +161,10 @@ def _spell(at: Any) -> str:
     return " ".join(["root", *reversed(steps)])
 
 
-def _parse_key(game: Game, key: str, where: str) -> Answer:
+def _parse_key(game: Game, key: str, where: str) -> AnyAnswer:
     """The answer an answer key stands for, if it is written as the format says and the game allows it."""
     try:
-        answer = Answer.from_str(key)
+        answer = game.rule.read_key(key, game.length)
         game.check_answer(answer)
     except InvalidAnswerError as err:
         raise TreeFormatError(f"{where}: invalid answer key {key!r}: {err}") from None
@@ -186,7 +186,7 @@ class Tree:
         # Per node (by id; the tree holds every node alive): the secrets that reach it, and
         # how they split on its guess. Filled the first time a walk passes, shared by all walks.
         self._reaching: dict[int, list[str]] = {id(self.root): list(game.secret_codes)}
-        self._parts: dict[int, dict[Answer, list[str]]] = {}
+        self._parts: dict[int, dict[AnyAnswer, list[str]]] = {}
 
     def __repr__(self) -> str:
         return f"<Tree {self.name!r}: {self.game}, objective {self.objective.get('name')!r}>"
@@ -195,7 +195,7 @@ class Tree:
         """A new walk from the root."""
         return Walk(self)
 
-    def _split(self, current: Node, path: Sequence[Pair]) -> dict[Answer, list[str]]:
+    def _split(self, current: Node, path: Sequence[Pair]) -> dict[AnyAnswer, list[str]]:
         """How the secrets reaching `current` (at the end of `path`) split on its guess.
 
         The first time, also checks that the node's `next` holds exactly the answers they give.
@@ -248,7 +248,7 @@ class Walk:
 
     @property
     def solved(self) -> bool:
-        """True once the last answer was all bulls."""
+        """True once the last answer ended the game (all bulls; Jotto's win)."""
         return bool(self._history) and self._history[-1][1] == self._all_bulls
 
     @property
@@ -264,8 +264,8 @@ class Walk:
         return list(self.tree._reaching[id(self._nodes[-1])])
 
     def answer(self, bulls: int | str, cows: int | None = None) -> None:
-        """Record the answer to `guess` and move to the next guess: as numbers (`answer(1, 2)`) or as the rule writes
-        it (`answer("1B2C")`, any way `Game.parse_answer` reads).
+        """Record the answer to `guess` and move to the next guess: as numbers (`answer(1, 2)`; one number for a rule
+        of one, `answer(2)` under Jotto) or as the rule writes it (`answer("1B2C")`, any way `Game.parse_answer` reads).
 
         Raises `InconsistentAnswerError` if no still-possible secret gives
         that answer (naming the earlier answers it contradicts), `InvalidAnswerError`
@@ -279,9 +279,11 @@ class Walk:
                 raise TypeError("an answer written as text takes no second number")
             answer = self.game.parse_answer(bulls)
         else:
-            if cows is None:
-                raise TypeError("an answer as numbers takes bulls and cows")
-            answer = Answer(operator.index(bulls), operator.index(cows))
+            numbers = [operator.index(n) for n in (bulls, cows) if n is not None]
+            if len(numbers) != self.game.rule.numbers:
+                wanted = {2: "bulls and cows", 1: "one number"}.get(self.game.rule.numbers, "text, not numbers")
+                raise TypeError(f"an answer under {self.game.rule.name} as numbers takes {wanted}")
+            answer = self.game.rule.parse(" ".join(map(str, numbers)), self.game.length)
         guess, current = self.guess, self._nodes[-1]
         parts = self.tree._split(current, self._history)
         if answer not in parts:
@@ -304,7 +306,7 @@ class Walk:
         return pair
 
 
-def conflicting_answers(game: Game, history: Sequence[Pair], guess: str, answer: Answer) -> tuple[int, ...]:
+def conflicting_answers(game: Game, history: Sequence[Pair], guess: str, answer: AnyAnswer) -> tuple[int, ...]:
     """Indices of a smallest set of `history` pairs that, with `answer` to `guess`, no secret satisfies.
 
     Returns `()` if `answer` to `guess` is impossible on its own. Assumes the
@@ -313,7 +315,7 @@ def conflicting_answers(game: Game, history: Sequence[Pair], guess: str, answer:
     increasing size costs only integer ANDs.
     """
 
-    def fitting(g: str, a: Answer) -> int:
+    def fitting(g: str, a: AnyAnswer) -> int:
         bits = 0
         score = game.scorer(g)
         for i, code in enumerate(game.secret_codes):
@@ -339,7 +341,7 @@ def describe_pairs(history: Sequence[Pair], indices: Sequence[int]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def inconsistent_answer(game: Game, history: Sequence[Pair], guess: str, answer: Answer) -> InconsistentAnswerError:
+def inconsistent_answer(game: Game, history: Sequence[Pair], guess: str, answer: AnyAnswer) -> InconsistentAnswerError:
     """The error refusing `answer` to `guess` after `history`, naming the earlier answers it contradicts."""
     conflicts = conflicting_answers(game, history, guess, answer)
     if not conflicts:

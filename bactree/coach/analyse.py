@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from ..compile_clock import Deadline
-from ..game import BUILD_LIMIT, Answer, BactreeError, Game
+from ..game import BUILD_LIMIT, AnyAnswer, BactreeError, Game
 from .engine import EXPECTED, OBJECTIVES, Engine, Value
 from .position import Position, read_history
 from .book import Book
@@ -51,7 +51,7 @@ class Analysis:
     """What `analyse` found at a position: the secrets left, the best guesses, a named guess, and the loss of it."""
 
     game: Game
-    pairs: tuple[tuple[str, Answer], ...]
+    pairs: tuple[tuple[str, AnyAnswer], ...]
     objective: str
     hard: bool
     secrets: tuple[str, ...]
@@ -110,7 +110,7 @@ def _engine(game: Game, objective: str, hard: bool, use_shipped: bool) -> Engine
 
 def analyse(
     game: Game,
-    history: Iterable[str | tuple[str, Answer | str]] = (),
+    history: Iterable[str | tuple[str, AnyAnswer | str]] = (),
     top: int = DEFAULT_TOP,
     guess: str | None = None,
     objective: str = EXPECTED,

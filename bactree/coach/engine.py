@@ -29,7 +29,7 @@ import numpy as np
 
 from ..compile_clock import Deadline
 from ..game.codes import encode_answer
-from ..game import Answer, Game
+from ..game import AnyAnswer, Game
 from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_total
 from ..search.cost.search import BudgetExceeded
 from ..search.height.solver import SearchBudgetExceeded
@@ -183,7 +183,7 @@ class Engine:
         if children:
             row = self.table[self.index[node["guess"]], subset]
             for key, child in children.items():
-                part = subset[row == encode_answer(self.game, Answer.from_str(key))]
+                part = subset[row == encode_answer(self.game, self.game.rule.read_key(key, self.game.length))]
                 total += self._tree_total(child, part)
         self._totals[id(node)] = total
         return total
@@ -323,7 +323,7 @@ class Engine:
             parts = [(part, None) for part in self.solver.split(subset, guess)]
         else:
             row = self.table[guess, subset]
-            parts = [(subset[row == encode_answer(self.game, Answer.from_str(key))], self.tree.height(child))
+            parts = [(subset[row == encode_answer(self.game, self.game.rule.read_key(key, self.game.length))], self.tree.height(child))
                      for key, child in (node.get("next") or {}).items()]
         parts.sort(key=lambda pair: len(pair[0]), reverse=True)
         worst = 0

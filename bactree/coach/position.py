@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ..game import Answer, BactreeError, Game, InvalidAnswerError, InvalidCodeError
+from ..game import Answer, AnyAnswer, BactreeError, Reply, Game, InvalidAnswerError, InvalidCodeError
 from ..walker import inconsistent_answer
 
-Pair = tuple[str, Answer]
+Pair = tuple[str, AnyAnswer]
 
 
 class InvalidHistoryError(BactreeError):
@@ -32,19 +32,19 @@ class Position:
     def solved(self) -> bool:
         return bool(self.pairs) and self.pairs[-1][1] == self.game.solved
 
-    def after(self, guess: str, answer: Answer) -> Position:
+    def after(self, guess: str, answer: AnyAnswer) -> Position:
         """The position once `guess` got `answer` (assumed possible here)."""
         score = self.game.scorer(guess)
         left = tuple(s for s in self.secrets if score(s) == answer)
         return Position(self.game, (*self.pairs, (guess, answer)), left)
 
 
-def entry_text(guess: str, answer: Answer | str) -> str:
+def entry_text(guess: str, answer: AnyAnswer | str) -> str:
     """`0123=0B2C`, the form a history entry is typed in."""
     return f"{guess}={answer}"
 
 
-def read_entry(game: Game, entry: str | tuple[str, Answer | str]) -> Pair:
+def read_entry(game: Game, entry: str | tuple[str, AnyAnswer | str]) -> Pair:
     """One entry, `GUESS=ANSWER` (or `GUESS ANSWER`) or a (guess, answer) pair; the error says what is wrong."""
     if isinstance(entry, str):
         parts = [p for p in re.split(r"[=\s]+", entry.strip()) if p]
@@ -54,13 +54,13 @@ def read_entry(game: Game, entry: str | tuple[str, Answer | str]) -> Pair:
     else:
         guess_text, answer_text = entry[0], entry[1]
     guess = game.parse_code(guess_text)
-    if isinstance(answer_text, Answer):
+    if isinstance(answer_text, (Answer, Reply)):
         game.check_answer(answer_text)
         return guess, answer_text
     return guess, game.parse_answer(str(answer_text))
 
 
-def read_history(game: Game, entries: Iterable[str | tuple[str, Answer | str]], finished: bool = False) -> Position:
+def read_history(game: Game, entries: Iterable[str | tuple[str, AnyAnswer | str]], finished: bool = False) -> Position:
     """The position the entries reach; `InvalidHistoryError` names the first entry at fault (`guess 2 (4567=1B0C): ...`).
 
     An all-bulls answer ends the game: it may only come last, and only if `finished` (a played game under review).

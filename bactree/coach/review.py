@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..game import BUILD_LIMIT, Answer, BactreeError, Game
+from ..game import BUILD_LIMIT, AnyAnswer, BactreeError, Game
 from .analyse import Analysis, GuessValue, analyse_position, check_seconds, engine
 from .engine import EXPECTED, OBJECTIVES, Engine
 from .position import InvalidHistoryError, Position, entry_text, read_history
@@ -25,10 +25,11 @@ class MoveReview:
     """One move: the analysis before it (best guess, played guess's value) and the answer it got."""
 
     number: int
-    answer: Answer
+    answer: AnyAnswer
     analysis: Analysis
     left: int  # secrets still possible after the answer (0 once solved)
     average_left: float  # what the guess leaves on average, over the secrets before it
+    solved: bool = False  # the answer ended the game
 
     @property
     def guess(self) -> str:
@@ -96,7 +97,7 @@ class Review:
 
 def average_left(position: Position, guess: str) -> float:
     """Secrets the guess leaves on average over the secrets still possible (none once it finds the secret)."""
-    sizes: dict[Answer, int] = {}
+    sizes: dict[AnyAnswer, int] = {}
     for secret in position.secrets:
         answer = position.game.score(guess, secret)
         if answer != position.game.solved:
@@ -106,7 +107,7 @@ def average_left(position: Position, guess: str) -> float:
 
 def review(
     game: Game,
-    history: Iterable[str | tuple[str, Answer | str]],
+    history: Iterable[str | tuple[str, AnyAnswer | str]],
     objective: str = EXPECTED,
     seconds: float = DEFAULT_MOVE_SECONDS,
     use_shipped: bool = True,
@@ -154,13 +155,14 @@ def start(game: Game) -> Position:
 
 
 def review_move(
-    position: Position, guess: str, answer: Answer, found: Engine, seconds: float = DEFAULT_MOVE_SECONDS
+    position: Position, guess: str, answer: AnyAnswer, found: Engine, seconds: float = DEFAULT_MOVE_SECONDS
 ) -> tuple[MoveReview, Position]:
     """One move reviewed (`guess` got `answer` at `position`), and the position after it."""
     analysis = analyse_position(position, 1, guess, found.objective, found.hard, seconds, found)
     after = position.after(guess, answer)
-    left = 0 if answer == position.game.solved else len(after.secrets)
-    return MoveReview(len(position.pairs) + 1, answer, analysis, left, average_left(position, guess)), after
+    solved = answer == position.game.solved
+    left = 0 if solved else len(after.secrets)
+    return MoveReview(len(position.pairs) + 1, answer, analysis, left, average_left(position, guess), solved), after
 
 
 _MOVE = re.compile(r"(?:Guess\s+(\d+):\s*)?(\S+?)(?:\s*=\s*|\s+)(\d+\s*[bB]\s*\d+\s*[cC])(?:\s.*)?")
@@ -230,7 +232,7 @@ def read_game(text: str, game: Game, secret: str | None = None) -> list[str]:
     if secret is not None:
         for number, entry in enumerate(entries, 1):
             guess, given = entry.split("=")
-            if Answer.from_str(given) != game.score(guess, secret):
+            if game.rule.read_key(given, game.length) != game.score(guess, secret):
                 raise BactreeError(f"guess {number} ({entry}): the secret {secret} answers {game.score(guess, secret)}")
     if not entries:
         raise BactreeError("no moves found: expected lines of GUESS ANSWER, e.g. 0123 1B2C")

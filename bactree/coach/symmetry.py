@@ -63,9 +63,9 @@ def carrying(game: Game, sources: Sequence[str], targets: Sequence[str]) -> Symm
     """A symmetry sending each of `sources` onto the target at the same place, or None if there is none.
 
     Symbols the sources do not use go to the targets' unused symbols in order. A word game has no symmetry but
-    the identity (relabellings do not map its list onto itself).
+    the identity (relabellings do not map its list onto itself), nor has a game under Wordle's marks.
     """
-    if game.has_lists:
+    if not game.symmetric:
         return identity(game) if list(sources) == list(targets) else None
     for order, forward in _partial_maps(sources, targets, game.length):
         free = iter(c for c in game.symbols if c not in forward.values())
@@ -81,7 +81,7 @@ def least_image(game: Game, code: str, fixed: Sequence[str]) -> str:
     `fixed`. Symbols `fixed` does not use may be relabelled freely among
     themselves: in order of first appearance, to the least of them.
     """
-    if game.has_lists:  # no symmetry but the identity: each guess is a class of its own
+    if not game.symmetric:  # no symmetry but the identity: each guess is a class of its own
         return code
     rank = {c: i for i, c in enumerate(game.symbols)}
     unused = [c for c in game.symbols if not any(c in f for f in fixed)]

@@ -100,7 +100,7 @@ def move_line(move: MoveReview, expected: bool) -> str:
         values = f"best {best.guess} {figure(best, size, 4)}, played {figure(played, size, 4)}, loss {span(low, high, 4)}"
     else:
         values = f"best {best.guess} {figure(best)} at worst, played {figure(played)}, loss {span(low, high, 0)}"
-    luck = "found it" if move.left == 0 and move.answer.bulls == len(move.guess) else f"{move.left} left"
+    luck = "found it" if move.left == 0 and move.solved else f"{move.left} left"
     before = "1 secret" if size == 1 else f"{size} secrets"
     return (f"{move.number:>2}. {move.guess} {move.answer}  {before} before; {values}; "
             f"luck: {luck}, {move.average_left:.1f} on average")
@@ -139,7 +139,7 @@ def coach_line(move: MoveReview, expected: bool) -> str:
         values = f"best {best.guess} {figure(best, size, 4)}, yours {figure(played, size, 4)}, loss {span(low, high, 4)}"
     else:
         values = f"best {best.guess} {figure(best)} at worst, yours {figure(played)}, loss {span(low, high, 0)}"
-    luck = "" if move.left == 0 and move.answer.bulls == len(move.guess) else (
+    luck = "" if move.left == 0 and move.solved else (
         f"; luck: {move.left} left, {move.average_left:.1f} on average")
     were = "1 secret was" if size == 1 else f"{size} secrets were"
     return f"Coach: {were} possible; {values}{luck}."

@@ -128,6 +128,12 @@ class Game:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     @property
+    def symmetric(self) -> bool:
+        """Whether relabelling the positions and symbols of every code alike maps the game onto itself and keeps its
+        answers: a game of every code over the symbols under a rule that allows it (not a word list, not Wordle)."""
+        return self.secrets is None and self.rule.relabellings
+
+    @property
     def num_secrets(self) -> int:
         """How many possible secrets there are: the list's length, or `num_codes`."""
         return self.num_codes if self.secrets is None else len(self.secrets)

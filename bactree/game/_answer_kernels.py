@@ -1,8 +1,8 @@
 """Numba kernels over codes as symbol-index arrays: answers, partitions, symmetry.
 
-Answers are encoded as one small integer, `bulls * (length + 1) + cows`, so a
-partition of a set of secrets by a guess is a histogram over
-`(length + 1) ** 2` slots. The public, validating wrappers live in
+Answers are encoded as one small integer, the rule's slot (`bulls * (length
++ 1) + cows` for bulls and cows), so a partition of a set of secrets by a
+guess is a histogram over the rule's slots. The public, validating wrappers live in
 `bactree.game.codes`; these functions take only arrays and scalars.
 """
 
@@ -64,6 +64,38 @@ def _answer_table_by_counts(guesses, secrets, num_symbols):
             for i in range(n):
                 count_s[s[i]] = 0
             out[gi, si] = bulls * (n + 1) + common - bulls
+    return out
+
+
+@njit(cache=True)
+def _marks_table(codes, num_symbols):
+    """Wordle's answers of every code (rows: guesses) to every code (columns: secrets), uint8: one mark a position,
+    G where the symbols agree, then left to right Y while the guess's symbol has copies left among the secret's
+    positions not marked G, else B; the marks read as digits in base 3 (B 0, G 1, Y 2), the first position first."""
+    size, n = codes.shape
+    out = np.empty((size, size), np.uint8)
+    left = np.zeros(num_symbols, np.int32)
+    green = np.zeros(n, np.bool_)
+    for gi in range(size):
+        g = codes[gi]
+        for si in range(size):
+            s = codes[si]
+            for i in range(n):
+                green[i] = g[i] == s[i]
+                if not green[i]:
+                    left[s[i]] += 1
+            value = 0
+            for i in range(n):
+                mark = 1
+                if not green[i]:
+                    mark = 0
+                    if left[g[i]] > 0:
+                        left[g[i]] -= 1
+                        mark = 2
+                value = 3 * value + mark
+            for i in range(n):
+                left[s[i]] = 0
+            out[gi, si] = value
     return out
 
 

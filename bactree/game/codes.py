@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import _answer_kernels as _kernels
-from . import BUILD_LIMIT, Answer, Game
+from . import BUILD_LIMIT, AnyAnswer, Game, GameTooLargeError
 
 
 def code_array(game: Game) -> np.ndarray:
@@ -28,22 +28,36 @@ def code_array(game: Game) -> np.ndarray:
     return np.array(list(rows), dtype=np.uint8).reshape(-1, n)
 
 
+# Answers are stored one byte each in the table.
+MOST_SLOTS = 256
+
+
 def num_slots(game: Game) -> int:
-    """Size of the encoded answer range, `(length + 1) ** 2`."""
-    return (game.length + 1) ** 2
+    """Size of the encoded answer range, the rule's (`(length + 1) ** 2` for bulls and cows)."""
+    return game.rule.num_slots(game.length)
 
 
-def encode_answer(game: Game, answer: Answer) -> int:
-    return answer.bulls * (game.length + 1) + answer.cows
+def encode_answer(game: Game, answer: AnyAnswer) -> int:
+    """The answer's slot (`bulls * (length + 1) + cows` for bulls and cows): ascending slots, ascending keys."""
+    return game.rule.slot(answer, game.length)
 
 
-def decode_answer(game: Game, slot: int) -> Answer:
-    return Answer(*divmod(int(slot), game.length + 1))
+def decode_answer(game: Game, slot: int) -> AnyAnswer:
+    return game.rule.from_slot(int(slot), game.length)
 
 
 def solved_slot(game: Game) -> int:
-    """Encoded all-bulls answer."""
-    return game.length * (game.length + 1)
+    """The slot of the answer that ends the game, which only a guess's own secret gives (the rule's `solved`)."""
+    return encode_answer(game, game.solved)
+
+
+def check_slots(game: Game) -> None:
+    """`GameTooLargeError` if the game's answers do not fit the table's byte (6-letter Wordle's 729)."""
+    if num_slots(game) > MOST_SLOTS:
+        raise GameTooLargeError(
+            f"game too large for a build or an evaluation: {game.rule.name} on {game.length} positions has "
+            f"{num_slots(game)} answers, more than the table's {MOST_SLOTS}"
+        )
 
 
 # Most entries (multisets squared times symbols) of the shared-symbol table `answer_table` builds
@@ -53,14 +67,37 @@ COMMON_TABLE_MAX = 1 << 24
 
 @lru_cache(maxsize=4)
 def answer_table(game: Game) -> np.ndarray:
-    """Encoded answers for every guess (rows) and secret (columns), uint8.
+    """Encoded answers (the rule's slots) for every guess (rows) and secret (columns), uint8.
 
-    Cached per game; 25 MB for 4 of 10. The array is read-only. Bulls plus
-    cows depends only on the two codes' multisets of symbols, so it is
-    tabulated once per pair of multisets (126 of them for Mastermind 4x6,
-    210 for Bulls and Cows 4x10) and the kernel adds the bulls.
+    Cached per game; 25 MB for 4 of 10. The array is read-only. A rule
+    whose answer follows from the bulls and cows is mapped from their
+    table (`_bulls_cows_table`); Wordle's marks have a kernel of their own.
     """
+    check_slots(game)
     codes = code_array(game)
+    rule, n = game.rule, game.length
+    if rule.slot_of_bulls_cows(0, 0, n) is None:
+        table = _kernels._marks_table(codes, game.num_symbols)
+    else:
+        table = _bulls_cows_table(game, codes)
+        bulls, cows = np.divmod(np.arange(MOST_SLOTS), n + 1)
+        mapped = np.array(
+            [rule.slot_of_bulls_cows(int(b), int(c), n) if b + c <= n else 0 for b, c in zip(bulls, cows)], np.uint8
+        )
+        valid = bulls + cows <= n
+        if not np.array_equal(mapped[valid], np.arange(MOST_SLOTS)[valid]):  # the slots of bulls and cows as they are
+            table = mapped[table]
+    table.flags.writeable = False
+    return table
+
+
+def _bulls_cows_table(game: Game, codes: np.ndarray) -> np.ndarray:
+    """The bulls-and-cows slots of every code (rows: guesses) to every code (columns: secrets), uint8.
+
+    Bulls plus cows depends only on the two codes' multisets of symbols, so
+    it is tabulated once per pair of multisets (126 of them for Mastermind
+    4x6, 210 for Bulls and Cows 4x10) and the kernel adds the bulls.
+    """
     k, n = game.num_symbols, game.length
     multisets, multiset = np.unique(np.sort(codes, axis=1), axis=0, return_inverse=True)
     if len(multisets) ** 2 * k > COMMON_TABLE_MAX:
@@ -73,7 +110,6 @@ def answer_table(game: Game) -> np.ndarray:
         for i in range(n):
             packed[:, i // 8] |= codes[:, i].astype(np.uint64) << np.uint64(8 * (i % 8))
         table = _kernels._answer_table(packed, n, multiset.reshape(-1), common)
-    table.flags.writeable = False
     return table
 
 
@@ -107,12 +143,16 @@ def grouped_answers(
     game: Game, table: np.ndarray, regroup_table: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`regroup_answers`, its regrouped table only for games with at least `GROUPED_MIN_CODES` codes per multiset,
-    and only if `regroup_table` (the bounds come out the same without it, more slowly).
+    and only if `regroup_table` (the bounds come out the same without it, more slowly); `UNGROUPED` for a rule whose
+    answers neither follow from the bulls and the symbols shared nor tell the shared apart (`Rule.bulls_and_shared`,
+    `Rule.tells_shared`), where the groups' bounds do not hold.
 
     Kept per game (for the last game asked): a second table as large as
     the first, built once in the build's process so that forked workers
     share it.
     """
+    if not (game.rule.bulls_and_shared and game.rule.tells_shared):
+        return UNGROUPED
     many = regroup_table and game.num_codes >= GROUPED_MIN_CODES * (int(multiset_of(game).max()) + 1)
     if (game, many) not in _grouped:
         _grouped.clear()
@@ -135,14 +175,18 @@ def regroup_answers(
     secrets that share v with it: v + 1, but n - 1 when all n are shared
     (n - 1 bulls would make the last symbol a bull too, and n bulls only
     the guess itself gets), and the code of each of `by_group`'s columns.
-    Without `regroup_table`, `by_group` is empty (no second table).
+    Without `regroup_table`, `by_group` is empty (no second table). The
+    shared symbols are counted from the codes, not read from the answers,
+    so they hold under any rule.
     """
     n = game.length
     group = multiset_of(game)
     members = np.argsort(group, kind="stable")
     starts = np.searchsorted(group[members], np.arange(int(group.max()) + 2)).astype(np.int64)
-    bulls, cows = np.divmod(np.arange(num_slots(game)), n + 1)
-    shared = (bulls + cows).astype(np.uint8)[_kernels._columns_in_order(table, members[starts[:-1]])]
+    codes = code_array(game)
+    pairs = _kernels._answer_table_by_counts(codes, codes[members[starts[:-1]]], game.num_symbols)  # bulls and cows
+    bulls, cows = np.divmod(np.arange((n + 1) ** 2), n + 1)
+    shared = (bulls + cows).astype(np.uint8)[pairs]
     most_bulls = np.array([v + 1 for v in range(n)] + [n - 1], np.int64)
     by_group = _kernels._columns_in_order(table, members) if regroup_table else np.zeros((0, 0), np.uint8)
     return by_group, shared, starts, most_bulls, members.astype(np.int64)
@@ -164,6 +208,8 @@ def secret_indices(game: Game) -> np.ndarray:
 def partition_counts(game: Game, guesses: np.ndarray, subset: np.ndarray) -> np.ndarray:
     """Part sizes of `subset` (code indices) under each of `guesses`, one row per guess."""
     table = answer_table(game)
+    if not game.rule.mutual:  # the kernel reads a secret's row of answers to every guess
+        table = np.ascontiguousarray(table.T)
     return _kernels._partition_counts(
         table, np.asarray(guesses, np.int64), np.asarray(subset, np.int64), num_slots(game)
     )

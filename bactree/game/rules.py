@@ -80,7 +80,10 @@ class Rule:
 
     name: str = ""
     summary: str = ""
+    told_as: str = ""  # what an answer gives, for a prompt: "Answer each guess with bulls and cows"
+    forms: str = ""  # how an answer may be typed, for a prompt
     numbers: int = 0  # how many numbers an answer is (`Walk.answer(1, 2)`): 2, 1, or 0 for a rule of marks
+    cows: bool = False  # the answer is bulls and cows, its slot `bulls * (length + 1) + cows`
     mutual: bool = True
     relabellings: bool = True
     bulls_and_shared: bool = True
@@ -122,6 +125,11 @@ class Rule:
         """Read an answer as a person types it; `InvalidAnswerError` quoting the text if it is no answer."""
         raise NotImplementedError
 
+    def read_key(self, key: str, length: int) -> AnyAnswer:
+        """Read a tree file's answer key (`InvalidAnswerError` if it is none); its writing is checked by the caller,
+        against `str` of the answer."""
+        return self.parse(key, length)
+
     def answers(self, length: int, num_symbols: int, repeats: bool) -> tuple[AnyAnswer, ...]:
         """The answers some guess gets from some secret of the game of every code over the symbols, ascending (a
         game of lists gets no others, though it may miss some)."""
@@ -156,7 +164,10 @@ class BullsCows(Rule):
 
     name = "bulls-cows"
     summary = "bulls and cows (1B2C)"
+    told_as = "bulls and cows"
+    forms = "1B2C, 1b2c, '1 2' or 12"
     numbers = 2
+    cows = True
 
     def num_slots(self, length: int) -> int:
         return (length + 1) ** 2
@@ -193,6 +204,9 @@ class BullsCows(Rule):
             return Answer(int(raw[0]), int(raw[1]))
         raise InvalidAnswerError(f"invalid answer {text!r}: type bulls and cows as 1B2C, '1 2' or 12")
 
+    def read_key(self, key: str, length: int) -> Answer:
+        return Answer.from_str(key)
+
     def answers(self, length: int, num_symbols: int, repeats: bool) -> tuple[Answer, ...]:
         n, k = length, num_symbols
         if repeats and k <= n:
@@ -223,6 +237,8 @@ class Bulls(Rule):
 
     name = "bulls"
     summary = "bulls alone (1B)"
+    told_as = "bulls"
+    forms = "1B, 1b or 1"
     numbers = 1
     tells_shared = False  # 1B may share one symbol or all of them
 
@@ -268,6 +284,8 @@ class Jotto(Rule):
 
     name = "jotto"
     summary = "symbols in common (2)"
+    told_as = "the letters in common"
+    forms = "a number, or won when the guess is the secret"
     numbers = 1
     WON = "won"
 
@@ -322,6 +340,8 @@ class Wordle(Rule):
 
     name = "wordle"
     summary = "a mark a position, G Y B (GYBBG)"
+    told_as = "a mark a position"
+    forms = "G green, Y yellow, B grey, any case; grey also . - or x: GYBBG, gy..g"
     MARKS = "BGY"  # a slot is the marks as digits in base 3, first position first: code point order of the keys
     GREY = "B.-X"  # typed for grey: Selby's B, Norvig's ., and - or x
     mutual = False  # crane to trace is YGGBG, trace to crane BGGYG

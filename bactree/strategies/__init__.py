@@ -84,4 +84,6 @@ def make_strategy(spec: str, game: Game, seed: int | None = None, hard: bool = F
         ) from None
     if cls.needs_every_code and game.has_lists:
         raise BactreeError(f"strategy {spec!r} guesses codes of its own making: a word game allows only its list's words")
+    if cls.needs_cows and not game.rule.cows:
+        raise BactreeError(f"strategy {spec!r} counts cows: the {game.rule.name} rule gives none")
     return cls(game, seed)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..search import _greedy_kernels as kernels
 from ..game.codes import answer_table, encode_answer, num_slots, secret_indices
-from ..game import BUILD_LIMIT, Answer, BactreeError, Game
+from ..game import BUILD_LIMIT, AnyAnswer, BactreeError, Game
 
 
 class UnknownStrategyError(BactreeError):
@@ -36,6 +36,8 @@ class Strategy(ABC):
     has_hard_variant: ClassVar[bool] = False
     # Whether the rule guesses codes of its own making (every code over the symbols must be a guess): not a word game's.
     needs_every_code: ClassVar[bool] = False
+    # Whether the rule reads answers as bulls and cows (`Rule.cows`): not a game under another answer rule.
+    needs_cows: ClassVar[bool] = False
     #: How the rule breaks ties, recorded in compiled tree files.
     tie_breaks: ClassVar[tuple[str, ...]] = ()
     #: A tree file proven optimal for its objective (see `TreeStrategy`).
@@ -58,7 +60,7 @@ class Strategy(ABC):
     def advance(self, state: Any, guess: int, answer: int) -> Any:
         """The state after `guess` got the encoded `answer` (never the all-bulls one)."""
 
-    def next_guess(self, history: Sequence[tuple[str, Answer]] = ()) -> str:
+    def next_guess(self, history: Sequence[tuple[str, AnyAnswer]] = ()) -> str:
         """The guess to make after `history`, a sequence of (guess, answer) pairs.
 
         The guesses should be this strategy's own: a history-driven rule

@@ -87,6 +87,7 @@ class CowsScore(Strategy):
 
     name = "cows-score"
     needs_every_code = True
+    needs_cows = True
     randomized = True
     endless = True
 

@@ -30,7 +30,7 @@ import numpy as np
 from ...game import _answer_kernels as _code_kernels
 from ...compile_clock import Deadline
 from ...game.codes import answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, solved_slot
-from ...game import Answer, Game
+from ...game import AnyAnswer, BactreeError, Game
 from . import _crowd_kernels, _finder_kernels, _height_kernels, _separator_kernels
 from .. import _partition_kernels
 from .._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms, _stabiliser
@@ -69,7 +69,7 @@ def level_caps(game: Game, max_depth: int) -> np.ndarray:
     """caps[d]: most secrets d guesses can solve (one per answer and level).
 
     A guess splits a set into at most (answers - 1) parts besides the
-    all-bulls answer, so caps[d] = 1 + (answers - 1) * caps[d - 1].
+    answer that ends the game (all bulls; Jotto's win), so caps[d] = 1 + (answers - 1) * caps[d - 1].
     """
     branching = len(game.answers) - 1
     caps = np.zeros(max_depth + 1, np.int64)
@@ -105,11 +105,17 @@ class Solver:
     ) -> None:
         """`table`: the game's answer table when one is at hand (a worker's shared copy), else built. `regroup`:
         whether the least-cost search's bounds may use a second, regrouped table (`grouped`) where the game has one."""
+        if not game.rule.mutual:
+            raise BactreeError(
+                f"the exact search reads its answer table both ways, which the {game.rule.name} rule does not allow yet "
+                "(a secret's answer to a guess is not the guess's to the secret)"
+            )
         self.game = game
         self.hard = hard
-        # Relabellings of positions and symbols map a game of every code onto itself; a word list almost never:
-        # there every rule that uses them is off (each guess its own orbit, refutations found again only as they are).
-        self.symmetric = not game.has_lists
+        # Relabellings of positions and symbols map a game of every code onto itself; a word list almost never, nor
+        # do Wordle's marks: there every rule that uses them is off (each guess its own orbit, refutations found again
+        # only as they are).
+        self.symmetric = game.symmetric
         self.regroup = regroup
         self.codes = code_array(game)
         self.table = answer_table(game) if table is None else table
@@ -161,6 +167,8 @@ class Solver:
 
     @cached_property
     def _crowd_limits(self) -> list[int]:
+        if not self.game.rule.bulls_and_shared:  # rearrangements not told apart by bulls alone: no limit but the codes
+            return [0, self.num_codes]
         if not self.symmetric:  # the counted limits are per shape of multiset, which takes relabellings: the plain ones
             return plain_crowd_limits(self.game.length, self.num_codes)
         return crowd_limits(self.codes, multiset_of(self.game))
@@ -480,7 +488,7 @@ class Solver:
             if counts[a] and a != self.solved
         ]
 
-    def answer_to(self, guess: int, part: np.ndarray) -> Answer:
+    def answer_to(self, guess: int, part: np.ndarray) -> AnyAnswer:
         """The answer every secret of `part` gives to `guess`."""
         return decode_answer(self.game, self.table[guess, part[0]])
 
