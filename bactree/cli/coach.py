@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .options import GameName, Guesses, Length, Repeats, Symbols, Words, resolve_game
+from .options import GameName, Guesses, Length, Repeats, RuleName, Symbols, Words, resolve_game
 from .exits import cli_errors
 
 Objective = Annotated[
@@ -30,6 +30,7 @@ def analyse(
     repeats: Repeats = None,
     words: Words = None,
     guesses: Guesses = None,
+    rule: RuleName = None,
     top: Annotated[int, typer.Option("--top", help="How many of the best next guesses to list.")] = 5,
     guess: Annotated[Optional[str], typer.Option("--guess", help="Also value this guess, and its loss against the best.", show_default=False)] = None,
     objective: Objective = "expected",
@@ -53,7 +54,7 @@ def analyse(
     from ..coach.text import analysis_lines
 
     with cli_errors():
-        chosen = resolve_game(game, length, symbols, repeats, words, guesses)
+        chosen = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
         result = run(chosen, history or [], top, guess, objective, hard, seconds)
     if json_output:
         data = result.to_json() | {"still_possible": list(result.secrets)}
@@ -73,6 +74,7 @@ def review(
     repeats: Repeats = None,
     words: Words = None,
     guesses: Guesses = None,
+    rule: RuleName = None,
     secret: Annotated[Optional[str], typer.Option("--secret", help="The secret: then the file may hold the guesses alone.", show_default=False)] = None,
     objective: Objective = "expected",
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: value the game as if every guess had to be still possible; a game that broke it is refused.")] = False,
@@ -93,7 +95,7 @@ def review(
     from ..game import BactreeError
 
     with cli_errors():
-        chosen = resolve_game(game, length, symbols, repeats, words, guesses)
+        chosen = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
         if file is None or str(file) == "-":
             text = sys.stdin.read()
         else:

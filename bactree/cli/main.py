@@ -24,7 +24,7 @@ from . import coach as cli_coach
 from . import crack as cli_crack
 from . import trees as cli_trees
 from .app import App, Group
-from .options import GameName, Guesses, Length, Repeats, Symbols, Words, resolve_game
+from .options import GameName, Guesses, Length, Repeats, RuleName, Symbols, Words, resolve_game
 from .exits import cli_errors
 from ..compile_clock import announce
 from ..game import BUILD_LIMIT, BactreeError, Game
@@ -67,12 +67,12 @@ def note(message: str) -> None:
 
 def game_option(
     game: str | None, length: int | None, symbols: str | None, repeats: bool | None,
-    words: str | None = None, guesses: str | None = None,
+    words: str | None = None, guesses: str | None = None, rule: str | None = None,
 ) -> Game | None:
     """The game the shared options describe, or None when none is given (a tree file then decides)."""
-    if game is None and length is None and symbols is None and repeats is None and words is None and guesses is None:
+    if all(value is None for value in (game, length, symbols, repeats, words, guesses, rule)):
         return None
-    return resolve_game(game or "bulls-cows", length, symbols, repeats, words, guesses)
+    return resolve_game(game or "bulls-cows", length, symbols, repeats, words, guesses, rule=rule)
 
 
 @app.command()
@@ -88,6 +88,7 @@ def html(
     repeats: Repeats = None,
     words: Words = None,
     guesses: Guesses = None,
+    rule: RuleName = None,
 ) -> None:
     """Write one self-contained web page for a tree: play it, find a hidden secret, browse it, chart it.
 
@@ -102,7 +103,7 @@ def html(
     from ..walker import shipped_tree_path
 
     with cli_errors():
-        chosen = game_option(game, length, symbols, repeats, words, guesses)
+        chosen = game_option(game, length, symbols, repeats, words, guesses, rule)
         path = find_tree(file) if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
         page, doc = tree_page(path, chosen, rename=file is None)
         write_atomic(out, page.encode())
@@ -121,6 +122,7 @@ def walk(
     repeats: Repeats = None,
     words: Words = None,
     guesses: Guesses = None,
+    rule: RuleName = None,
     secret: Annotated[
         Optional[str], typer.Option("--secret", help="Play this secret without asking and print the transcript.")
     ] = None,
@@ -137,7 +139,7 @@ def walk(
     from ..play import WalkSession, line_reader, walk_secret
 
     with cli_errors():
-        tree = cli_trees.game_tree(file, game_option(game, length, symbols, repeats, words, guesses), lambda made: f"bactree walk {made}", note)
+        tree = cli_trees.game_tree(file, game_option(game, length, symbols, repeats, words, guesses, rule), lambda made: f"bactree walk {made}", note)
         show = code_painter(tree.game, sys.stdout)
         if secret is not None:
             walk_secret(tree, secret, typer.echo, show)
@@ -172,6 +174,7 @@ def play(
     repeats: Repeats = None,
     words: Words = None,
     guesses: Guesses = None,
+    rule: RuleName = None,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Pick the computer's secret reproducibly.")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
     coach: Annotated[bool, typer.Option("--coach", help="Solo: after each guess, its value against the best guess and its luck, as review says.")] = False,
@@ -195,7 +198,7 @@ def play(
 
     read = line_reader(not sys.stdin.isatty())  # from a pipe, what was read is echoed: the transcript keeps it
     with cli_errors():
-        chosen = game_option(game, length, symbols, repeats, words, guesses)
+        chosen = game_option(game, length, symbols, repeats, words, guesses, rule)
         if chosen is not None:
             chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
@@ -244,6 +247,7 @@ def evaluate(
     repeats: Repeats = None,
     words: Words = None,
     guesses: Guesses = None,
+    rule: RuleName = None,
     runs: Annotated[int, typer.Option("--runs", help="Games per secret for randomised strategies.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the randomised strategies.")] = 0,
     max_guesses: MaxGuesses = None,
@@ -264,7 +268,7 @@ def evaluate(
         from ..strategies import STRATEGIES, make_strategy
         from ..treefile import check_writable
 
-        the_game = resolve_game(game, length, symbols, repeats, words, guesses)
+        the_game = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
         if plot is not None:
             check_writable(plot)  # a typo in --plot fails now, not after the games
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
@@ -317,6 +321,7 @@ def compile_strategy(
     repeats: Repeats = None,
     words: Words = None,
     guesses: Guesses = None,
+    rule: RuleName = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this. Default 1000000.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: the rule guesses only still-possible codes (the file says hard_mode: true).")] = False,
 ) -> None:
@@ -329,7 +334,7 @@ def compile_strategy(
         from ..strategies import make_strategy
         from ..treefile import dumps, write_atomic
 
-        the_game = resolve_game(game, length, symbols, repeats, words, guesses)
+        the_game = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
         doc = strategy_tree(make_strategy(strategy, the_game, hard=hard), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
         write_atomic(output, dumps(doc))
         stats = doc["stats"]
@@ -348,6 +353,7 @@ def build(
     repeats: Repeats = None,
     words: Words = None,
     guesses: Guesses = None,
+    rule: RuleName = None,
     tie_break: Annotated[Optional[str], typer.Option("--tie-break", help="With worst-case: among the least-height trees minimise these keys in order, comma-separated: nodes, total (guesses), crush (secrets at the least height), e.g. crush,total; or none (the least height only, for big games). Default nodes.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: every guess must be still possible given the answers so far.")] = False,
     max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective; with worst-case only checked against the least height, and recorded).")] = None,
@@ -386,7 +392,7 @@ def build(
     # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
     # file written (an existing one is left as it was), finished subproblems kept for --resume.
     with cli_errors() as raise_if_signalled:
-        chosen = resolve_game(game, length, symbols, repeats, words, guesses)
+        chosen = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
         chosen.check_size(BUILD_LIMIT)  # a game too large is refused before the default folder is made
         began = time.perf_counter()
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 
 from .exits import cli_errors
-from ..game import BUILD_LIMIT, PRESETS, BactreeError, Game, GameTooLargeError, game_slug, preset
+from ..game import BULLS_COWS, BUILD_LIMIT, PRESETS, BactreeError, Game, GameTooLargeError, game_slug, preset
 from ..shipped import NEW_SUFFIX, ShippedTree, find_tree, read_entry, shipped_trees
 from ..walker import MissingTreeError, Tree
 
@@ -129,6 +129,8 @@ def game_options(game: Game) -> list[str]:
         words += ["-n", str(game.length)]
     if game.symbols != base.symbols:
         words += ["--symbols", game.symbols]
+    if game.rule is not BULLS_COWS:
+        words += ["--rule", game.rule.name]
     return words
 
 

@@ -163,7 +163,7 @@ class BullsCows(Rule):
     """Bulls, and cows: the symbols shared minus the bulls (Mastermind's white pegs when codes repeat symbols)."""
 
     name = "bulls-cows"
-    summary = "bulls and cows (1B2C)"
+    summary = "1B2C: bulls and cows"
     told_as = "bulls and cows"
     forms = "1B2C, 1b2c, '1 2' or 12"
     numbers = 2
@@ -236,7 +236,7 @@ class Bulls(Rule):
     """Bulls alone: symbols in their place (Mastermind's black pegs without the white)."""
 
     name = "bulls"
-    summary = "bulls alone (1B)"
+    summary = "1B: bulls alone"
     told_as = "bulls"
     forms = "1B, 1b or 1"
     numbers = 1
@@ -283,7 +283,7 @@ class Jotto(Rule):
     an answer of its own (`won`), told apart from the number, as the format says."""
 
     name = "jotto"
-    summary = "symbols in common (2)"
+    summary = "2: symbols in common"
     told_as = "the letters in common"
     forms = "a number, or won when the guess is the secret"
     numbers = 1
@@ -318,6 +318,8 @@ class Jotto(Rule):
             return self.solved(length)
         if not re.fullmatch(r"\d+", raw):
             raise InvalidAnswerError(f"invalid answer {text!r}: type the symbols in common as a number, or won")
+        if int(raw) > length:  # slot n + 1 is the win, not a number
+            raise InvalidAnswerError(f"impossible answer {int(raw)}: no more than {length} symbols can be in common")
         return self.from_slot(int(raw), length)
 
     def answers(self, length: int, num_symbols: int, repeats: bool) -> tuple[Reply, ...]:
@@ -328,18 +330,13 @@ class Jotto(Rule):
         }
         return tuple(self.from_slot(c, length) for c in sorted(found | {length + 1}))
 
-    def impossible(self, answer: AnyAnswer, length: int) -> str:
-        if answer.slot > length + 1:  # type: ignore[union-attr]
-            return f"no more than {length} symbols can be in common"
-        return super().impossible(answer, length)
-
 
 class Wordle(Rule):
     """One mark a position: `G` where the secret holds the guess's symbol there; then, left to right over the other
     positions, `Y` while the symbol has copies left among the secret's positions not marked `G`, else `B`."""
 
     name = "wordle"
-    summary = "a mark a position, G Y B (GYBBG)"
+    summary = "GYBBG: a mark a position"
     told_as = "a mark a position"
     forms = "G green, Y yellow, B grey, any case; grey also . - or x: GYBBG, gy..g"
     MARKS = "BGY"  # a slot is the marks as digits in base 3, first position first: code point order of the keys
