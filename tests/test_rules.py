@@ -230,7 +230,7 @@ def word_games(draw: st.DrawFn) -> Game:
     return word_game(secrets, secrets | others if others else None, draw(st.sampled_from(SEARCHED)))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=word_games(), hard=st.booleans(), objective=st.sampled_from(["expected", "worst-case"]))
 def test_word_games_under_every_rule_match_brute_force(game: Game, hard: bool, objective: str, search_paths: str) -> None:
     _check_build(game, hard, objective)

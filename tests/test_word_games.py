@@ -133,7 +133,7 @@ def test_allowed_guesses_beyond_the_secrets_are_written_and_read(tmp_path: Path)
         (["--words", "{german}", "-n", "4"], "Error: --length does not go with --words: a word game takes its length and letters from its list\n"),
         (["--guesses", "{german}"], "Error: --guesses needs --words: the allowed guesses of a word game, whose secrets --words gives\n"),
         (["--words", "en-9"], "Error: no such file or shipped word list 'en-9' (shipped: en-4, en-4-guesses, en-5, en-5-guesses)\n"),
-        (["--game", "mastermind", "--words", "{german}"], "Error: --game mastermind does not go with --words: a word game is scored as Bulls and Cows\n"),
+        (["--game", "mastermind", "--words", "{german}"], "Error: --game mastermind does not go with --words: a word game's codes are its list's (--rule says how they answer)\n"),
     ],
 )
 def test_bad_word_options_get_one_line(tmp_path: Path, german: Path, args: list[str], message: str) -> None:
@@ -149,7 +149,7 @@ def test_bad_word_options_get_one_line(tmp_path: Path, german: Path, args: list[
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda game: game.update(rule="wordle"), "game.rule 'wordle' is not a rule this reader knows (it knows bulls-cows)"),
+        (lambda game: game.update(rule="mastermind"), "game.rule 'mastermind' is not a rule this reader knows (it knows bulls-cows, bulls, jotto, wordle)"),
         (lambda game: game.update(secrets=game["secrets"][::-1]), "the secrets are not sorted without duplicates"),
         (lambda game: game.update(secrets=game["secrets"] + ["zzzz"]), "the symbols must be the lists' own"),
         (lambda game: game.update(secrets=["ab"] + game["secrets"]), "secret 'ab' has 2 symbols, not 4"),
