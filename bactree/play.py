@@ -229,7 +229,8 @@ class SoloSession(Session):
         self.coach = coach
 
     def play(self) -> None:
-        self.write(f"I have picked a secret code: {self.game}. Find it! Type a guess, u to take one back, or q to give up.")
+        picked = f"a secret word, one of {self.game}" if self.game.has_lists else f"a secret code: {self.game}"
+        self.write(f"I have picked {picked}. Find it! Type a guess, u to take one back, or q to give up.")
         history: list[Pair] = []
         notes = Coach(self.game) if self.coach else None
         while not history or history[-1][1] != self.game.solved:

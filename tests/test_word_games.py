@@ -75,7 +75,7 @@ def test_walk_and_play_take_words_in_any_case(german: Path, tmp_path: Path) -> N
     played = invoke("play", "--words", str(german), "--seed", "3", input="katz\nKÄSE\n")
     assert played.exit_code == 0, played.output
     assert played.output.splitlines() == [
-        "I have picked a secret code: 9 words of 4 letters. Find it! Type a guess, u to take one back, or q to give up.",
+        "I have picked a secret word, one of 9 words of 4 letters. Find it! Type a guess, u to take one back, or q to give up.",
         "Guess 1: katz",
         "  invalid guess 'katz': not a word of the game's list",
         "Guess 1: KÄSE",
