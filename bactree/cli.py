@@ -21,9 +21,9 @@ import typer
 
 from . import __version__, cli_coach, cli_crack
 from .cli_app import App, Group
-from .cli_options import GameName, Length, Repeats, Symbols, resolve_game
+from .cli_options import GameName, Length, Repeats, Symbols, game_option, resolve_game
 from .exits import cli_errors
-from .game import BUILD_LIMIT, BactreeError, Game
+from .game import BUILD_LIMIT, BactreeError
 
 app = App(
     cls=Group,
@@ -97,13 +97,6 @@ def export(
     with cli_errors():
         graph = export_tree(file, out)
     typer.echo(f"wrote {out}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
-
-
-def game_option(game: str | None, length: int | None, symbols: str | None, repeats: bool | None) -> Game | None:
-    """The game the shared options describe, or None when none is given (a tree file then decides)."""
-    if game is None and length is None and symbols is None and repeats is None:
-        return None
-    return resolve_game(game or "bulls-cows", length, symbols, repeats)
 
 
 @app.command()

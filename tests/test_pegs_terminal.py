@@ -111,7 +111,7 @@ def test_walk_session_prompts_in_colour_on_a_pty() -> None:
 def test_solo_echoes_the_guess_in_colour_only_on_a_pty() -> None:
     secret = pick_secret(MASTERMIND, 5)
     args = ["play", "--game", "mastermind", "--seed", "5"]
-    answer = MASTERMIND.score("1234", secret)
+    answer = MASTERMIND.answer_text(MASTERMIND.score("1234", secret))
     text = on_pty(args, lines=("1234",))
     assert f"  {paint_code(MASTERMIND, '1234')}  {answer}" in text
     assert f"The secret was {paint_code(MASTERMIND, secret)}." in text

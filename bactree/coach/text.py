@@ -102,7 +102,8 @@ def move_line(move: MoveReview, expected: bool) -> str:
         values = f"best {best.guess} {figure(best)} at worst, played {figure(played)}, loss {span(low, high, 0)}"
     luck = "found it" if move.left == 0 and move.answer.bulls == len(move.guess) else f"{move.left} left"
     before = "1 secret" if size == 1 else f"{size} secrets"
-    return (f"{move.number:>2}. {move.guess} {move.answer}  {before} before; {values}; "
+    answer = move.analysis.game.answer_text(move.answer)
+    return (f"{move.number:>2}. {move.guess} {answer}  {before} before; {values}; "
             f"luck: {luck}, {move.average_left:.1f} on average")
 
 
@@ -124,11 +125,12 @@ def closing_line(result: Review) -> str:
     expected = result.objective == EXPECTED
     low, high = result.loss()
     start = result.start
-    ending = f"found in {len(result.moves)}" if result.solved else f"not found after {len(result.moves)}"
+    count = f"{len(result.moves)} guess{'' if len(result.moves) == 1 else 'es'}"
+    ending = f"found in {count}" if result.solved else f"not found after {count}"
     if expected:
         best = figure(start, len(result.game.codes), 4)
-        return f"Total loss {span(low, high, 4)}; {ending} guesses; best play averages {best} from the start."
-    return f"Total loss {span(low, high, 0)}; {ending} guesses; best play needs {figure(start)} at worst from the start."
+        return f"Total loss {span(low, high, 4)}; {ending}; best play averages {best} from the start."
+    return f"Total loss {span(low, high, 0)}; {ending}; best play needs {figure(start)} at worst from the start."
 
 
 def coach_line(move: MoveReview, expected: bool) -> str:
