@@ -65,6 +65,7 @@ PEGS_ANSWER = r"\d+\s*black\s*,?\s*\d+\s*white"  # a Mastermind answer as `Game.
 ECHO_AT_MOST = 40  # characters of a refused input quoted back in its error
 
 QUIT = ("q", "quit")  # what a person types to leave any terminal session (walk, play, crack --interactive)
+UNDO = ("u", "undo")  # what a person types to take back their last answer there
 
 
 @dataclass(frozen=True, order=True)

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Callable
 
-from .game import QUIT, Answer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
+from .game import QUIT, UNDO, Answer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
 from .pegs import Painter
 from .walker import (
     InconsistentAnswerError,
@@ -32,7 +32,6 @@ from .walker import (
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
-UNDO = ("u", "undo")
 LIST_AT_MOST = 10  # secrets left are listed when there are this many or fewer
 ANSWER_FORMS = "1B2C, 1b2c, '1 2' or 12"
 
