@@ -62,6 +62,27 @@ def test_a_game_not_finished_after_one_guess_says_guess():
         "Total loss 0.0000; not found after 1 guess; best play averages 3.2667 from the start.")
 
 
+def test_analyse_at_the_start_says_every_first_guess_is_equivalent_to_one_listed():
+    result = runner.invoke(app, ["analyse", *TINY])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:5] == [
+        "3 of '01234', no repeats, after the start: 60 secrets still possible.",
+        "Guesses to find the secret from here, this one included (total over the secrets, and mean):",
+        "  guess         total        mean",
+        "  012            196      3.2667  could win now",
+        "Every first guess is 012 with its symbols renamed (or its positions reordered): all are equivalent.",
+    ]
+    result = runner.invoke(app, ["analyse", "-n", "3", "--symbols", "0123", "--repeats"])
+    assert result.output.splitlines()[3:7] == [
+        "  001            206      3.2188  could win now",
+        "  012            208      3.2500  could win now",
+        "  000            233      3.6406  could win now",
+        "Every first guess is one of these with its symbols renamed or its positions reordered, and equivalent to it.",
+    ]
+    result = runner.invoke(app, ["analyse", "-n", "3", "--symbols", "0123", "--repeats", "--top", "2"])
+    assert "Every first guess" not in result.output  # a guess of the third kind is not listed
+
+
 def test_analyse_prints_the_table_and_the_named_guess():
     result = runner.invoke(app, ["analyse", *TINY, "012=1B0C", "--guess", "013", "--top", "2"])
     assert result.exit_code == 0, result.output
