@@ -3,6 +3,16 @@
 Importing the package is cheap: the solver (numpy, numba) loads only when
 `build` or `analyse` is first used, so programs that only walk a shipped
 tree stay light.
+
+The package's floors, from top to bottom; a module imports only from its
+own floor or those below it, and no files import each other in a circle
+(type-only imports included; tests/test_layout.py keeps both rules):
+
+    command line    cli
+    build pipeline  pipeline
+    features        coach, play, page, strategies, evaluate, export, crack, pegs
+    searches        search
+    foundations     treefile, walker, shipped, game
 """
 
 from __future__ import annotations

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .command import main
+from .cli.command import main
 
 main()

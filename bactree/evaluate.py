@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .codes import answer_table, decode_answer, solved_slot
+from .game.codes import answer_table, decode_answer, solved_slot
 from .game import BactreeError, Game
 from .strategies import STRATEGIES, BlindStrategy, Strategy, make_strategy
 from .treefile import Node, Objective, TreeFormatError, check_header, document, read_document, write_atomic

@@ -10,7 +10,7 @@ figure for a build should be compared with. The first build is of the same
 game when it has at most `SAME_GAME_WARM_UP` codes, so that every kernel
 the search calls is loaded in each of its specialisations (a build of 4 of
 0-6 left Mastermind 4x6's `_lookahead`, about 10-20 ms, to the search),
-then the process's tables are dropped (`bactree.codes.forget_tables`) so that
+then the process's tables are dropped (`bactree.game.codes.forget_tables`) so that
 (2) builds its own; larger games warm up on 4 of 0-6 (same objective),
 their loads a small share of their search. It reports both times, the whole wall time of the process and
 its peak resident memory (and its largest worker's, if the build used

@@ -14,7 +14,7 @@ import platform
 import statistics
 import time
 
-from bactree.codes import answer_table
+from bactree.game.codes import answer_table
 from bactree.evaluate import evaluate
 from bactree.game import make_game
 from bactree.strategies import STRATEGIES, make_strategy

@@ -15,11 +15,11 @@ import argparse
 import resource
 import time
 
-from bactree.build import build
+from bactree.pipeline.build import build
 from bactree.game import make_game
 from bactree.search import Solver
-from bactree.part_tasks import _install_solver, _solve_part
-from bactree.subproblems import forced_first_guess
+from bactree.pipeline.part_tasks import _install_solver, _solve_part
+from bactree.pipeline.subproblems import forced_first_guess
 
 
 def peak_mib() -> float:

@@ -7,7 +7,7 @@ game's second canonical first guess), their parts of 3 to 30 secrets, and
 those one more random guess leaves of their parts above 60 (seeded, so
 each run meets the same sets). Times the kernel on every set with the
 codes counted in the table's order and by groups of one multiset of
-symbols (`bactree.codes.regroup_answers`), checks both give the same
+symbols (`bactree.game.codes.regroup_answers`), checks both give the same
 answers, and prints the median over `--repeats` passes of microseconds a
 call, and which way the build takes for this game (`grouped_answers`).
 """
@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from bactree.codes import GROUPED_MIN_CODES, UNGROUPED, regroup_answers
+from bactree.game.codes import GROUPED_MIN_CODES, UNGROUPED, regroup_answers
 from bactree.game import make_game
 from bactree.search import Solver
 from bactree.search._partition_kernels import _most_answers

@@ -10,7 +10,7 @@ are the whole command's; its peak memory is the peak, sampled every 0.2 s, of th
 proportional set size (PSS) summed over the process and its workers, so
 pages the workers share (the answer table, inherited by fork) count once.
 A build past `--timeout` is stopped and shown as such. The `table` rows
-time only the answer table (`bactree.codes.answer_table`) of a game too
+time only the answer table (`bactree.game.codes.answer_table`) of a game too
 big to build here, to place the next game on the plot. `--plot FILE` draws
 both figures on log-log axes (`pip install 'bactree[plot]'`).
 """

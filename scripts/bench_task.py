@@ -28,7 +28,7 @@ import numpy as np
 
 from bactree.game import make_game
 from bactree.search import TOTAL_GUESSES, CostSearch, Solver
-from bactree.search.cost import BudgetExceeded
+from bactree.search.cost.search import BudgetExceeded
 
 
 def timed_slice(solver: Solver, part: np.ndarray, guess: int, sets: int, bound: int | None = None) -> tuple[float, int]:

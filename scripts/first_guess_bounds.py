@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from bactree import _kernels as _code_kernels
+from bactree.game import _answer_kernels as _code_kernels
 from bactree.game import BUILD_LIMIT, BactreeError, Game, make_game
 from bactree.search import TOTAL_GUESSES, CostSearch, Solver
 

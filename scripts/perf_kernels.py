@@ -16,7 +16,7 @@ then prints the share of samples of each function: kernels and the
 callees numba kept apart, numba's dict look-ups, the interpreter.
 
 With `--second-guess ANSWER,GUESS` it samples instead what a worker of a
-split build does (`bactree.part_tasks._solve_branch`): the least total of
+split build does (`bactree.pipeline.part_tasks._solve_branch`): the least total of
 the part the first code (01234...) leaves with ANSWER, its second guess
 fixed, below `--bound`, stopped after `--seconds` of wall. With `--height
 PATH` it samples a least-height decision: whether the set PATH leaves (as
@@ -98,7 +98,7 @@ def elf_functions(image: bytes) -> list[tuple[str, int, int, int]]:
 
 
 def readable(symbol: str) -> str:
-    """`bactree.search._base_kernels._guess_base` of numba's mangled `_ZN7bactree6search13_base_kernels11_guess_baseB4v2...`:
+    """`bactree.search.cost._base_kernels._guess_base` of numba's mangled `_ZN7bactree6search13_base_kernels11_guess_baseB4v2...`:
     the length-prefixed names up to the first tag, numba's `_3c`/`_3e` escapes undone."""
     rest = symbol[3:] if symbol.startswith("_ZN") else symbol
     names = []
@@ -195,7 +195,7 @@ def second_guess_task(game, second_guess: str, bound: int | None, seconds: float
     """The least total of the part the game's first code leaves with an answer, a second guess fixed (a split build's
     task), until `seconds` of wall have passed."""
     from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch, Solver
-    from bactree.search.cost import BudgetExceeded
+    from bactree.search.cost.search import BudgetExceeded
 
     answer_text, guess_text = second_guess.split(",")
     solver = Solver(game)
@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> None:
     if shutil.which("perf") is None:
         sys.exit("perf_kernels: perf is not installed (Debian package linux-perf)")
     keep_objects()
-    from bactree.build import build
+    from bactree.pipeline.build import build
     from bactree.game import Game, make_game
 
     game = make_game(args.game, args.length, args.symbols)

@@ -38,7 +38,7 @@ estimate what a whole refutation costs). `--store PATH` loads the sets
 refuted so far from PATH if it exists (repeat it to merge the stores of
 several runs) and `decide` saves the refutations it holds to the first
 PATH every 5 minutes and when it ends, even by Ctrl-C or SIGTERM
-(`bactree.search.refutations.kept_in`): a run stopped, or split with
+(`bactree.search.height.refutations.kept_in`): a run stopped, or split with
 `--start`/`--count` over processes or sessions, refutes no set twice.
 `--store-min-depth K` saves only refutations within K or more guesses
 (4: none of the kernel's, which come by thousands a minute).
@@ -73,10 +73,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bactree import _kernels as code_kernels
+from bactree.game import _answer_kernels as code_kernels
 from bactree.game import BactreeError, Game, make_game
 from bactree.search import Solver, TreeFinder
-from bactree.search.refutations import kept_in
+from bactree.search.height.refutations import kept_in
 
 
 def probed_set(solver: Solver, path: str) -> tuple[np.ndarray, tuple[int, ...]]:

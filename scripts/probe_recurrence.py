@@ -45,10 +45,10 @@ from probe_height import ordered_guesses, probed_set  # noqa: E402
 
 from bactree.game import make_game  # noqa: E402
 from bactree.search import Solver  # noqa: E402
-from bactree.search._finder_kernels import _three_left_guess  # noqa: E402
-from bactree.search._separator_kernels import _separating_guess  # noqa: E402
+from bactree.search.height._finder_kernels import _three_left_guess  # noqa: E402
+from bactree.search.height._separator_kernels import _separating_guess  # noqa: E402
 from bactree.search._symmetry import _set_maps  # noqa: E402
-from bactree.search.screens import NO_CLASSES  # noqa: E402
+from bactree.search.height.screens import NO_CLASSES  # noqa: E402
 
 
 @njit(cache=True)

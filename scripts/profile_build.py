@@ -26,7 +26,7 @@ from collections import defaultdict
 GROUPS = (
     ("answer table", lambda path, name: name == "_answer_table"),
     ("numba kernels", lambda path, name: path.endswith(("_kernels.py", "_symmetry.py"))),
-    ("Python search levels", lambda path, name: path.endswith(("height.py", "cost.py", "subproblems.py", "part_tasks.py"))),
+    ("Python search levels", lambda path, name: path.endswith(("solver.py", "search.py", "subproblems.py", "part_tasks.py"))),
     ("tree file and replay check", lambda path, name: path.endswith(("treefile.py", "game.py", "build.py"))),
 )
 
@@ -45,11 +45,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--top", type=int, default=8)
     args = parser.parse_args(argv)
     began = time.perf_counter()
-    from bactree.build import build
+    from bactree.pipeline.build import build
     from bactree.game import Game, make_game
     from bactree.search import Solver
-    from bactree.part_tasks import _install_solver, _solve_part
-    from bactree.subproblems import forced_first_guess
+    from bactree.pipeline.part_tasks import _install_solver, _solve_part
+    from bactree.pipeline.subproblems import forced_first_guess
 
     build(Game(3, "01234", False))  # loads every kernel used by the search
     load = time.perf_counter() - began

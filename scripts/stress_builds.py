@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 # `bactree build` with the module's branching threshold set first (the CLI has no option for it).
-_BUILD = "import sys; from bactree import subproblems; subproblems.BRANCH_MIN_SECRETS = int(sys.argv.pop(1)); from bactree.cli import main; main()"
+_BUILD = "import sys; from bactree import subproblems; subproblems.BRANCH_MIN_SECRETS = int(sys.argv.pop(1)); from bactree.cli.main import main; main()"
 
 
 def one_build(args: argparse.Namespace, out: Path) -> tuple[str, float]:

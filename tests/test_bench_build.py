@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bactree.build import build
+from bactree.pipeline.build import build
 from bactree.game import Game
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_build.py"

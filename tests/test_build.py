@@ -8,7 +8,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from bactree.cli import app
+from bactree.cli.main import app
 from bactree.treefile import check_document, read_document
 
 TREES = sorted((Path(__file__).parent.parent / "trees").glob("*.json"))
@@ -98,7 +98,7 @@ def test_build_refuses_an_unwritable_output_before_searching(where, tmp_path):
 def test_a_budgeted_worst_case_build_bounds_the_height_not_its_tie_break():
     """The tree format's lower bound is of the main figure: a worst-case tree whose fewest nodes are not proven
     says the proven height (4 of 6 within a budget of 0: 363 nodes, at least 361, height 5 proven)."""
-    from bactree.build import build
+    from bactree.pipeline.build import build
     from bactree.game import Game
     from bactree.search import Solver
 

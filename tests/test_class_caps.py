@@ -1,4 +1,4 @@
-"""Counting bounds per answer class (`bactree.search.class_caps`) against the brute force on tiny games."""
+"""Counting bounds per answer class (`bactree.search.height.class_caps`) against the brute force on tiny games."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_search import fits_within, least_total, most_solved_of, parts
 
-from bactree.codes import encode_answer
+from bactree.game.codes import encode_answer
 from bactree.game import Game
-from bactree.search import height as search_height
-from bactree.search.class_caps import code_orbits
+from bactree.search.height import solver as search_height
+from bactree.search.height.class_caps import code_orbits
 
 GAMES = [Game(2, "123", True), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False), Game(2, "01234", False)]
 
@@ -42,7 +42,7 @@ def test_bounds_hold_every_class_and_are_exact_within_two(game):
 
 
 def class_caps_reference(solver: search_height.Solver, depth: int) -> np.ndarray:
-    """The recursion of `bactree.search.class_caps`, code by code: bounds [orbit, answer] within `depth` guesses of
+    """The recursion of `bactree.search.height.class_caps`, code by code: bounds [orbit, answer] within `depth` guesses of
     each answer class of each orbit's first code."""
     table, solved, num_slots = solver.table.astype(np.int64), solver.solved, solver.num_slots
     orbit_of = solver.class_caps.orbit_of

@@ -11,7 +11,7 @@ TREE = Path(__file__).resolve().parents[1] / "trees" / "mastermind-4x6-worst-cas
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bactree.cli", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", "bactree.cli.main", *args], capture_output=True, text=True, timeout=300)
 
 
 def test_output_is_flushed_and_statuses_kept(tmp_path: Path) -> None:
@@ -31,7 +31,7 @@ def test_the_command_builds_without_numba_s_blas_probe(tmp_path: Path) -> None:
     script = (
         "import atexit, sys\n"
         "atexit.register(lambda: print('scipy.linalg:', sys.modules.get('scipy.linalg', 'absent')))\n"
-        "from bactree.cli import main\n"
+        "from bactree.cli.main import main\n"
         f"sys.argv = ['bactree', 'build', '-O', 'expected', '-n', '3', '--symbols', '012345', '-o', {str(tmp_path / 't.json')!r}]\n"
         "main()\n"
     )
@@ -41,13 +41,13 @@ def test_the_command_builds_without_numba_s_blas_probe(tmp_path: Path) -> None:
 
 
 def test_the_command_asks_openblas_for_one_thread_unless_told(tmp_path: Path) -> None:
-    """`python -m bactree` (the console script's `bactree.command.main`) sets OPENBLAS_NUM_THREADS=1 before numpy
+    """`python -m bactree` (the console script's `bactree.cli.command.main`) sets OPENBLAS_NUM_THREADS=1 before numpy
     loads, keeps a number the user chose, and still runs the command (its atexit handler prints what numpy's process
     had when the command ended)."""
     script = (
         "import atexit, os, sys\n"
         "atexit.register(lambda: print('threads:', os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules))\n"
-        "from bactree.command import main\n"
+        "from bactree.cli.command import main\n"
         f"sys.argv = ['bactree', 'build', '-n', '2', '--symbols', '0123', '-o', {str(tmp_path / 't.json')!r}]\n"
         "main()\n"
     )
@@ -61,7 +61,7 @@ def test_the_command_asks_openblas_for_one_thread_unless_told(tmp_path: Path) ->
 
 
 def test_importing_the_command_module_loads_no_numpy() -> None:
-    """The setting must come before numpy loads: `bactree.command` itself imports neither numpy nor the CLI."""
-    script = "import sys; import bactree.command; print(sorted(m for m in ('numpy', 'bactree.cli') if m in sys.modules))"
+    """The setting must come before numpy loads: `bactree.cli.command` itself imports neither numpy nor the CLI."""
+    script = "import sys; import bactree.cli.command; print(sorted(m for m in ('numpy', 'bactree.cli.main') if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]", done

@@ -15,7 +15,7 @@ import typer
 from typer.main import get_command_name
 from typer.testing import CliRunner
 
-from bactree.cli import app
+from bactree.cli.main import app
 
 runner = CliRunner()
 

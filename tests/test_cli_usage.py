@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bactree.cli import app
+from bactree.cli.main import app
 from test_cli_help import command_paths
 
 runner = CliRunner()

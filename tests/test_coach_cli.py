@@ -8,7 +8,7 @@ import pytest
 from naive_search import guess_total, least_total
 from typer.testing import CliRunner
 
-from bactree.cli import app
+from bactree.cli.main import app
 from bactree.coach.analyse import Analysis, GuessValue
 from bactree.coach.engine import EXPECTED
 from bactree.coach.review import read_game, review
@@ -303,7 +303,7 @@ def test_a_piped_coached_session_keeps_its_guesses_and_reviews_like_a_terminal_o
     import subprocess
     import sys
 
-    command = [sys.executable, "-m", "bactree.cli"]
+    command = [sys.executable, "-m", "bactree.cli.main"]
     played = subprocess.run([*command, "play", *TINY, "--seed", "1", "--coach"], input="012\n13\n431\nu\n340\n034\n",
                             capture_output=True, text=True, timeout=120, check=True)
     assert played.stdout == PIPED_SESSION

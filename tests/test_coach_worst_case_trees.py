@@ -13,7 +13,7 @@ from functools import lru_cache
 import pytest
 from naive_search import fits_within, guess_height
 
-from bactree.build import build
+from bactree.pipeline.build import build
 from bactree.coach import analyse, read_history
 from bactree.coach.analyse import analyse_position
 from bactree.coach.engine import WORST_CASE, Engine

@@ -1,4 +1,4 @@
-"""Cores of sets that no guess separates (`bactree.search.cores`): the kernels against plain numpy, the store, the search with it."""
+"""Cores of sets that no guess separates (`bactree.search.height.cores`): the kernels against plain numpy, the store, the search with it."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ from naive_search import fits_within
 
 from bactree.game import Game
 from bactree.search import Solver
-from bactree.search._core_kernels import _holds_core, _least_core, _store_core
-from bactree.search._finder_kernels import (
-    _largest_fitting_part, _screened_by_classes, _screened_by_count, _three_left_guess, _three_left_search,
-)
-from bactree.search._separator_kernels import _separators
-from bactree.search.cores import CoreStore
-from bactree.search.screens import CALLS_FIRST, MOST_SECRETS, NO_CLASSES, ClassScreen
+from bactree.search.height._core_kernels import _holds_core, _least_core, _store_core
+from bactree.search.height._finder_kernels import _largest_fitting_part, _screened_by_classes, _screened_by_count, _three_left_guess, _three_left_search
+from bactree.search.height._separator_kernels import _separators
+from bactree.search.height.cores import CoreStore
+from bactree.search.height.screens import CALLS_FIRST, MOST_SECRETS, NO_CLASSES, ClassScreen
 
 TINY = Game(3, "012345", False)
 GAMES = [TINY, Game(4, "0123456789", False), Game(4, "123456", True)]

@@ -18,9 +18,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from naive_search import least_total
 
-from bactree.codes import UNGROUPED, answer_table, encode_answer, grouped_answers, regroup_answers
+from bactree.game.codes import UNGROUPED, answer_table, encode_answer, grouped_answers, regroup_answers
 from bactree.game import Game
-from bactree.search import Solver, _base_kernels, _cost_kernels, _partition_kernels
+from bactree.search import Solver, _partition_kernels
+from bactree.search.cost import _base_kernels, _cost_kernels
 from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch, greedy_total, greedy_tree
 
 

@@ -17,13 +17,11 @@ from naive_search import fits_within, parts
 
 from bactree.game import Game
 from bactree.search import Solver
-from bactree.search._crowd_kernels import (
-    MASK_MEMBERS_MOST, _crowd_masks, _crowded, _crowded_guesses, _crowded_in_planes, _crowds, _uncrowded_guesses,
-)
-from bactree.search._finder_kernels import _three_left_search
-from bactree.search.cores import CoreStore
-from bactree.search.crowds import CrowdCache, crowd_limits
-from bactree.search.screens import NO_CLASSES
+from bactree.search.height._crowd_kernels import MASK_MEMBERS_MOST, _crowd_masks, _crowded, _crowded_guesses, _crowded_in_planes, _crowds, _uncrowded_guesses
+from bactree.search.height._finder_kernels import _three_left_search
+from bactree.search.height.cores import CoreStore
+from bactree.search.height.crowds import CrowdCache, crowd_limits
+from bactree.search.height.screens import NO_CLASSES
 
 TINY_GAMES = [Game(3, "0123", False), Game(3, "012345", False), Game(3, "1234", True)]
 MIDDLE_GAMES = [Game(4, "0123456789", False), Game(4, "123456", True)]
@@ -58,7 +56,7 @@ def test_more_rearrangements_than_the_limit_are_never_solved(game):
 
 
 def _crowd_limits_reference(game: Game, most_depth: int) -> list[int]:
-    """L(d) for d = 0 to `most_depth` by the recursion of `bactree.search.crowds`, over every multiset of the
+    """L(d) for d = 0 to `most_depth` by the recursion of `bactree.search.height.crowds`, over every multiset of the
     game (not one per shape), its bulls counted code by code."""
     groups = defaultdict(list)
     for code in game.codes:

@@ -18,10 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_search import least_total, min_chain_tree
 
-from bactree.build import build
+from bactree.pipeline.build import build
 from bactree.game import Game
-from bactree.search import TOTAL_GUESSES, CostSearch, Solver, deep
-from bactree.search import cost as search_cost
+from bactree.search import TOTAL_GUESSES, CostSearch, Solver
+from bactree.search.cost import deep
+from bactree.search.cost import search as search_cost
 from bactree.treefile import dumps
 
 GAMES = [Game(2, "123456", True), Game(2, "1234567", True), Game(3, "01234", False), Game(3, "012345", False),

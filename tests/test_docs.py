@@ -19,7 +19,7 @@ import orjson
 import pytest
 import typer.main
 
-from bactree.cli import app
+from bactree.cli.main import app
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"

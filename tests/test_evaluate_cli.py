@@ -9,7 +9,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from bactree.cli import app
+from bactree.cli.main import app
 from bactree.evaluate import DEFAULT_MAX_GUESSES, DEFAULT_MAX_NODES
 
 runner = CliRunner()

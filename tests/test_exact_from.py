@@ -9,8 +9,8 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from bactree.build import build
-from bactree.cli import app
+from bactree.pipeline.build import build
+from bactree.cli.main import app
 from bactree.game import BactreeError, Game
 from bactree.treefile import renamed, replay_tree
 

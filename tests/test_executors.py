@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bactree import executors, subproblems
-from bactree.build import build
-from bactree.cli import app
-from bactree.executors import make_executor
+from bactree.pipeline import executors, subproblems
+from bactree.pipeline.build import build
+from bactree.cli.main import app
+from bactree.pipeline.executors import make_executor
 from bactree.game import BactreeError, Game
 from bactree.treefile import dumps
 
@@ -304,7 +304,7 @@ def test_a_ray_build_prints_its_progress_like_a_local_one(tmp_path):
     pytest.importorskip("ray")
     import subprocess
 
-    command = [sys.executable, "-m", "bactree.cli", "build", "-O", "expected", "-n", "3", "--symbols", "0123456",
+    command = [sys.executable, "-m", "bactree.cli.main", "build", "-O", "expected", "-n", "3", "--symbols", "0123456",
                "--executor", "ray", "-j", "2", "-o", str(tmp_path / "ray.json")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=540, cwd=tmp_path)
     assert result.returncode == 0, result.stderr

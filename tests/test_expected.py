@@ -11,11 +11,12 @@ import pytest
 from naive_search import min_cost_tree
 from typer.testing import CliRunner
 
-from bactree import branching, part_tasks, subproblems
-from bactree.build import build
-from bactree.cli import app
+from bactree.pipeline import branching, part_tasks, subproblems
+from bactree.pipeline.build import build
+from bactree.cli.main import app
 from bactree.game import Game
-from bactree.search import TOTAL_GUESSES, Solver, cost, greedy_total, greedy_tree
+from bactree.search import TOTAL_GUESSES, Solver, greedy_total, greedy_tree
+from bactree.search.cost import search as cost
 from bactree.treefile import check_document, dumps
 
 GAME = Game(3, "01234", False)  # the first guess is forced by symmetry: 7 subproblems
@@ -93,7 +94,7 @@ def test_cli_interrupted_build_writes_no_tree_and_resume_needs_a_checkpoint(tmp_
 def test_quiet_split_build_prints_only_the_summary(tmp_path):
     """`--quiet` silences the worker processes too (they write to the real stderr, not the runner's)."""
     out = tmp_path / "t.json"
-    command = [sys.executable, "-c", "from bactree.cli import app; app()", "build", "-O", "expected", "-n", "3",
+    command = [sys.executable, "-c", "from bactree.cli.main import app; app()", "build", "-O", "expected", "-n", "3",
                "--symbols", "01234", "-o", str(out), "-j", "2"]
     quiet = subprocess.run([*command, "-q"], capture_output=True, text=True, check=True)
     assert quiet.stderr == ""

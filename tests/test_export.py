@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import naive
-from bactree.cli import app
+from bactree.cli.main import app
 from bactree.export import ExportError, dot_bytes, export_tree, graph_format, graphml_bytes, tree_graph
 from bactree.game import Answer, Game
 from bactree.treefile import TreeFormatError, dumps

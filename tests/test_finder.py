@@ -11,14 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_search import fits_within, parts
 
-from bactree.build import build
+from bactree.pipeline.build import build
 from bactree.game import Game
 from bactree.search import Solver, TreeFinder
-from bactree.search._finder_kernels import _three_left_guess, _three_left_search
-from bactree.search._separator_kernels import _separating_guess
-from bactree.search.cores import CoreStore
-from bactree.search.screens import NO_CLASSES
-from bactree.resume import ResumeFileError
+from bactree.search.height._finder_kernels import _three_left_guess, _three_left_search
+from bactree.search.height._separator_kernels import _separating_guess
+from bactree.search.height.cores import CoreStore
+from bactree.search.height.screens import NO_CLASSES
+from bactree.pipeline.resume import ResumeFileError
 from bactree.treefile import check_document, dumps, replay_tree
 
 GAMES = [Game(3, "012345", False), Game(2, "1234", True), Game(3, "1234", True)]

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from bactree.cli import app
+from bactree.cli.main import app
 from bactree.game import BactreeError, Game
 from bactree.play import RefereeSession, SoloSession, VersusSession, WalkSession
 from bactree.treefile import TreeFormatError, check_document

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from bactree.build import build
+from bactree.pipeline.build import build
 from bactree.game import Game
-from bactree.part_tasks import _worker_report
+from bactree.pipeline.part_tasks import _worker_report
 from bactree.treefile import dumps
 
 GAME_3X10 = Game(3, "0123456789", False)  # first guess forced: 8 subproblems, about 4 s on 2 cores
@@ -37,7 +37,7 @@ def interrupted_build(folder: Path, args: list[str], sig: signal.Signals, after:
     SIGINT goes to the whole session, as Ctrl-C would; SIGTERM to the parent only.
     Returns the exit status and all of stderr; checks no process of the session is left.
     """
-    command = [sys.executable, "-m", "bactree.cli", "build", *args, "-o", "out.json"]
+    command = [sys.executable, "-m", "bactree.cli.main", "build", *args, "-o", "out.json"]
     process = subprocess.Popen(
         command, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, start_new_session=True,
@@ -79,7 +79,7 @@ def assert_stopped_cleanly(status: int, stderr: str, sig: signal.Signals, folder
 
 
 def run_build(folder: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "bactree.cli", "build", *args, "-o", "out.json"]
+    command = [sys.executable, "-m", "bactree.cli.main", "build", *args, "-o", "out.json"]
     return subprocess.run(command, cwd=folder, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
 
 
@@ -118,7 +118,7 @@ def test_a_split_build_stops_and_resumes_to_the_same_bytes(tmp_path: Path, budge
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_signal_lost_in_a_finalizer_still_stops_the_build() -> None:
     """Python drops an exception raised while a finalizer runs; `stop_on_signals` remembers the signal anyway."""
-    from bactree.exits import Terminated, stop_on_signals
+    from bactree.cli.exits import Terminated, stop_on_signals
 
     class SignalsWhileCollected:
         def __init__(self, sig: signal.Signals) -> None:
@@ -205,7 +205,7 @@ def test_a_workers_progress_line_goes_out_in_one_write(monkeypatch: pytest.Monke
 def test_a_worker_killed_mid_build_ends_it_with_one_line_and_resume_finishes(tmp_path: Path) -> None:
     """A worker killed under a task (as the out-of-memory killer does): one Error line, the file kept, --resume ends it."""
     (tmp_path / "out.json").write_bytes(OLD)
-    command = [sys.executable, "-m", "bactree.cli", "build", *SPLIT, "-o", "out.json"]
+    command = [sys.executable, "-m", "bactree.cli.main", "build", *SPLIT, "-o", "out.json"]
     process = subprocess.Popen(command, cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert process.stderr is not None

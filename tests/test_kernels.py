@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import naive
-from bactree import _kernels, codes
+from bactree.game import _answer_kernels as _kernels, codes
 from bactree.game import Answer, Game
 from game_strategies import small_games
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from naive_search import min_height
 
-from bactree.build import build
+from bactree.pipeline.build import build
 from bactree.game import Game
-from bactree.search import Solver, cost
+from bactree.search import Solver
+from bactree.search.cost import search as cost
 from bactree.treefile import check_document
 
 TINY_GAMES = [Game(2, "0123", False), Game(3, "0123", False), Game(2, "123", True),

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bactree import treefile
-from bactree.cli import app
+from bactree.cli.main import app
 from bactree.game import BUILD_LIMIT, READ_LIMIT, Game, GameTooLargeError
 from bactree.treefile import TreeFormatError, check_node_count, read_document
 from bactree.walker import load_tree

@@ -1,4 +1,4 @@
-"""The cost search's values of sets on disk (`bactree.search.memo_store`): kept, reloaded, merged, refused when bad."""
+"""The cost search's values of sets on disk (`bactree.search.cost.memo_store`): kept, reloaded, merged, refused when bad."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from bactree import subproblems
-from bactree.build import build
-from bactree.cli import app
+from bactree.pipeline import subproblems
+from bactree.pipeline.build import build
+from bactree.cli.main import app
 from bactree.game import BactreeError, Game
-from bactree.search import TOTAL_GUESSES, CostSearch, Solver, _memo, cost, memo_store
+from bactree.search import TOTAL_GUESSES, CostSearch, Solver
+from bactree.search.cost import _memo, search as cost, memo_store
 from bactree.treefile import dumps
 
 GAME = Game(3, "0123456", False)  # 210 codes: big enough for the Python-level search above the kernel's 30
@@ -190,7 +191,7 @@ def test_a_kept_set_settled_again_is_written_again(tmp_path) -> None:
 def test_a_two_deep_bound_is_kept_too(tmp_path, keep_everything) -> None:
     """The screen's bounds of parts two guesses deep (`deep.deeper_bound`) are what a long exact task spends its time
     on: they are kept and written like searched sets."""
-    from bactree.search import deep
+    from bactree.search.cost import deep
 
     solver = Solver(GAME)
     path = tmp_path / "memo"

@@ -1,4 +1,4 @@
-"""The kernels' memo table (`bactree.search._memo`) against two Python dicts, of values and of bounds: puts,
+"""The kernels' memo table (`bactree.search.cost._memo`) against two Python dicts, of values and of bounds: puts,
 overwrites, look-ups, growth and the bounds forgotten."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bactree.search import _memo
+from bactree.search.cost import _memo
 
 # Keys whose second hash shares its low bits with others' (the home row), so that look-ups probe past full rows.
 KEYS = [(np.uint64(first), np.uint64(home + (spread << 20))) for first in (0, 7) for home in (0, 1, 4095)

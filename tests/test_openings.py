@@ -1,4 +1,4 @@
-"""`--first all` (`bactree.openings`): every first guess's class refined, the best tree kept, the game bounded."""
+"""`--first all` (`bactree.pipeline.openings`): every first guess's class refined, the best tree kept, the game bounded."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bactree.build import build
-from bactree import openings
-from bactree.cli import app
+from bactree.pipeline.build import build
+from bactree.pipeline import openings
+from bactree.cli.main import app
 from bactree.game import Game
-from bactree.openings import class_checkpoint, class_checkpoints, first_guess_bounds
-from bactree.search import Solver, cost
+from bactree.pipeline.openings import class_checkpoint, class_checkpoints, first_guess_bounds
+from bactree.search import Solver
+from bactree.search.cost import search as cost
 from bactree.treefile import check_document, dumps
 
 GAME = Game(3, "12345", True)  # Mastermind 3x5: five first-guess classes, 125 secrets

@@ -12,7 +12,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import bactree
-from bactree.cli import app
+from bactree.cli.main import app
 
 REPO = Path(__file__).resolve().parent.parent
 

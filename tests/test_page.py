@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bactree.cli import app
+from bactree.cli.main import app
 from bactree.game import Game
 from bactree.page import page_html, tree_page
 from walker_trees import write_tree

@@ -29,7 +29,7 @@ def environment(no_color: str | None) -> dict[str, str]:
 def on_pty(args: list[str], no_color: str | None = None, lines: tuple[str, ...] = ()) -> str:
     """Everything `bactree ARGS` writes to a pseudo-terminal, typing `lines` (then end of input)."""
     child = pexpect.spawn(
-        sys.executable, ["-m", "bactree.cli", *args], env=environment(no_color), encoding="utf-8", timeout=30
+        sys.executable, ["-m", "bactree.cli.main", *args], env=environment(no_color), encoding="utf-8", timeout=30
     )
     for line in lines:
         child.sendline(line)
@@ -42,7 +42,7 @@ def on_pty(args: list[str], no_color: str | None = None, lines: tuple[str, ...] 
 
 def on_pipe(args: list[str], no_color: str | None = None, stdin: str = "") -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "bactree.cli", *args], input=stdin, capture_output=True, text=True,
+        [sys.executable, "-m", "bactree.cli.main", *args], input=stdin, capture_output=True, text=True,
         env=environment(no_color), timeout=60, check=True,
     )
     return done.stdout

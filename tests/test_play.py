@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bactree import shipped
-from bactree.cli import app
+from bactree.cli.main import app
 from bactree.game import Game, InvalidGameError
 from bactree.play import (
     RefereeSession,

@@ -22,7 +22,7 @@ def bc3_tree(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def spawn(*args: str, program: str | None = None) -> pexpect.spawn:
-    command, argv = (program, list(args)) if program else (sys.executable, ["-m", "bactree.cli", *args])
+    command, argv = (program, list(args)) if program else (sys.executable, ["-m", "bactree.cli.main", *args])
     child = pexpect.spawn(command, argv, encoding="utf-8", timeout=30, dimensions=(40, 200))
     child.logfile_read = log = _Log()
     child.log = log  # type: ignore[attr-defined]

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bactree.cli import app
+from bactree.cli.main import app
 
 REPO = Path(__file__).resolve().parent.parent
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
@@ -102,7 +102,7 @@ def test_examples_are_found_and_marked_properly() -> None:
 
 @pytest.mark.parametrize("block", by_kind("console"), ids=lambda block: block.name)
 def test_console_session(block: Block, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr("bactree.search.cost.REPORT_SECONDS", float("inf"))  # periodic progress depends on speed
+    monkeypatch.setattr("bactree.search.cost.search.REPORT_SECONDS", float("inf"))  # periodic progress depends on speed
     monkeypatch.chdir(tmp_path)  # the shipped trees are found from anywhere; files written land here
     (tmp_path / "trees").symlink_to(REPO / "trees")  # for commands that name a shipped file
     for args, transcript in sessions(block.body):

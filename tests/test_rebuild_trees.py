@@ -18,8 +18,8 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-import bactree.build
-from bactree.cli import app
+import bactree.pipeline.build
+from bactree.cli.main import app
 from bactree.game import Game
 from bactree.shipped import trees_dir
 
@@ -55,7 +55,7 @@ def test_each_command_builds_what_its_file_records(entry, monkeypatch: pytest.Mo
     within the budget).
     """
     calls = []
-    signature = inspect.signature(bactree.build.build)
+    signature = inspect.signature(bactree.pipeline.build.build)
 
     def record(*args, **kwargs) -> None:
         bound = signature.bind(*args, **kwargs)
@@ -63,7 +63,7 @@ def test_each_command_builds_what_its_file_records(entry, monkeypatch: pytest.Mo
         calls.append(bound.arguments)
         raise Recorded
 
-    monkeypatch.setattr(bactree.build, "build", record)
+    monkeypatch.setattr(bactree.pipeline.build, "build", record)
     result = CliRunner().invoke(app, ["build", *shlex.split(entry.options), "--quiet", "-o", str(tmp_path / entry.file)])
     assert isinstance(result.exception, Recorded), result.output
     (call,) = calls
@@ -71,7 +71,7 @@ def test_each_command_builds_what_its_file_records(entry, monkeypatch: pytest.Mo
     max_guesses, budget = call["max_guesses"], call["budget"]
     doc = header(entry.file)
     assert game == Game(doc["game"]["length"], doc["game"]["symbols"], doc["game"]["repeats"])
-    keys = [] if objective == "expected" or tie_break == "none" else list(bactree.build.parse_tie_breaks(tie_break or "nodes"))
+    keys = [] if objective == "expected" or tie_break == "none" else list(bactree.pipeline.build.parse_tie_breaks(tie_break or "nodes"))
     assert {"name": objective, "tie_breaks": keys, "hard_mode": hard, "max_guesses": max_guesses} == doc["objective"]
     assert doc["optimal"] is ("lower_bound" not in doc["stats"])
     assert doc["optimal"] or budget is not None

@@ -1,4 +1,4 @@
-"""Budgeted builds (`bactree.search.refine`): the greedy rules' guesses and the lower bound over the other guesses."""
+"""Budgeted builds (`bactree.search.cost.refine`): the greedy rules' guesses and the lower bound over the other guesses."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from bactree.build import build
-from bactree.codes import partition_counts
-from bactree.cli import app
+from bactree.pipeline.build import build
+from bactree.game.codes import partition_counts
+from bactree.cli.main import app
 from bactree.evaluate import evaluate
 from bactree.game import Game
 from bactree.search import Solver, greedy_order, others_bound
-from bactree.search import cost, deep
+from bactree.search.cost import search as cost, deep
 from bactree.search import TOTAL_GUESSES, CostSearch
 from bactree.strategies import Entropy
 from bactree.treefile import check_document, dumps

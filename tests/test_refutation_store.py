@@ -1,4 +1,4 @@
-"""Saving, loading and merging refutation stores (bactree/search/refutations.py): verdicts unchanged, bad files refused."""
+"""Saving, loading and merging refutation stores (bactree/search/height/refutations.py): verdicts unchanged, bad files refused."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from naive_search import fits_within
 from test_set_symmetry import met_sets, random_image
 
-from bactree.build import build
+from bactree.pipeline.build import build
 from bactree.game import BactreeError, Game
-from bactree.search import height as search_height
-from bactree.search import refutations
+from bactree.search.height import solver as search_height
+from bactree.search.height import refutations
 from bactree.treefile import dumps
 
 GAMES = [Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]

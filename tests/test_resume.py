@@ -9,12 +9,12 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from bactree import branching, part_tasks, subproblems
-from bactree.build import build
-from bactree.cli import app
-from bactree.executors import LocalExecutor
+from bactree.pipeline import branching, part_tasks, subproblems
+from bactree.pipeline.build import build
+from bactree.cli.main import app
+from bactree.pipeline.executors import LocalExecutor
 from bactree.game import Game
-from bactree.resume import ResumeFileError
+from bactree.pipeline.resume import ResumeFileError
 from bactree.search import TOTAL_GUESSES, CostSearch, Solver
 from bactree.treefile import dumps
 

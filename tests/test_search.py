@@ -14,11 +14,11 @@ from naive_search import (
     tree_to_nodes,
 )
 
-from bactree.build import build
-from bactree.codes import code_array
+from bactree.pipeline.build import build
+from bactree.game.codes import code_array
 from bactree.game import BactreeError, Game
-from bactree.search import cost, cost_model
-from bactree.search import height as search_height
+from bactree.search.cost import search as cost, cost_model
+from bactree.search.height import solver as search_height
 from bactree.search._symmetry import _canonical_mask
 from bactree.treefile import check_document, dumps
 

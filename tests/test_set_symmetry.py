@@ -13,14 +13,14 @@ from naive_search import (
     useful_parts,
 )
 
-from bactree.codes import encode_answer, num_slots
+from bactree.game.codes import encode_answer, num_slots
 from bactree.game import Game
 from bactree.search import TOTAL_GUESSES, CostSearch
-from bactree.search import cost as search_cost
-from bactree.search import height as search_height
+from bactree.search.cost import search as search_cost
+from bactree.search.height import solver as search_height
 from bactree.search._symmetry import _answer_counts, _least_in_orbits, _set_automorphisms
-from bactree.search.refine import refine
-from bactree.search.refutations import RefutationStore
+from bactree.search.cost.refine import refine
+from bactree.search.height.refutations import RefutationStore
 
 GAMES = [Game(3, "01234", False), Game(2, "0123", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]
 

@@ -192,7 +192,7 @@ def test_a_shipped_game_under_other_symbols_gets_its_tree_renamed() -> None:
 def test_walk_play_and_html_take_a_shipped_game_with_renamed_symbols(command: str, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from bactree.cli import app
+    from bactree.cli.main import app
 
     options = ["--game", "mastermind", "--symbols", "abcdef"]
     args = {

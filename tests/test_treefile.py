@@ -12,7 +12,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from bactree.cli import app
+from bactree.cli.main import app
 from bactree.game import BactreeError, Game
 from bactree.treefile import (
     TreeFormatError,
@@ -353,7 +353,7 @@ def test_write_atomic_relative_path(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 def test_hard_mode_file_with_a_guess_not_still_possible_is_refused():
-    from bactree.build import build
+    from bactree.pipeline.build import build
     from bactree.game import Game
 
     game = Game(2, "12345", True)

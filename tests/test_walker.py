@@ -44,7 +44,7 @@ def test_import_pulls_in_no_solver() -> None:
     code = (
         "import sys, bactree.walker\n"
         "heavy = [m for m in sys.modules if m.split('.')[0] in ('numpy', 'numba')\n"
-        "         or m.startswith(('bactree.search', 'bactree.build', 'bactree._kernels', 'bactree.codes'))]\n"
+        "         or m.startswith(('bactree.search', 'bactree.pipeline.build', 'bactree.game._answer_kernels', 'bactree.game.codes'))]\n"
         "print(heavy)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

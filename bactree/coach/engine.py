@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..codes import encode_answer
+from ..game.codes import encode_answer
 from ..game import Answer, Game
 from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_total
-from ..search.cost import BudgetExceeded
-from ..search.height import SearchBudgetExceeded
+from ..search.cost.search import BudgetExceeded
+from ..search.height.solver import SearchBudgetExceeded
 from .alike import GuessClasses
 from .position import Pair
 from .symmetry import identity, least_image

@@ -1,6 +1,6 @@
 "use strict";
 // The bactree page: play, find a hidden secret, browse and chart one tree file embedded in this page.
-// Plain JavaScript, no network. The rules mirror bactree/game.py and bactree/walker.py.
+// Plain JavaScript, no network. The rules mirror bactree/game/__init__.py and bactree/walker.py.
 (function () {
   const DATA = JSON.parse(document.getElementById("bactree-data").textContent);
   const TREE = DATA.tree;

@@ -1,6 +1,6 @@
 "use strict";
 // Find mine's verdict on a guess: how many guesses it leaves to finish on average, against the best guess,
-// under the expected objective (bactree/search/cost.py; tests/naive_search.py least_total):
+// under the expected objective (bactree/search/cost/search.py; tests/naive_search.py least_total):
 //   cost(S) = |S| + min over guesses g of the sum over answers a other than all bulls of cost(S_a),
 // cost of one secret 1, the guess that wins counted. A verdict is exact, from the tree (an optimal expected
 // tree's subtree totals) or solved here by branch and bound, or else a pair of proven bounds, and says which.

@@ -1,14 +1,14 @@
 """Numba kernels of how one guess splits a set of secrets: parts, their labels, their counts.
 
 Codes are rows of symbol indices; sets of secrets are int64 arrays of code
-indices; `table` is the answer table of `bactree.codes`, which is symmetric
+indices; `table` is the answer table of `bactree.game.codes`, which is symmetric
 (an answer does not depend on which code is the guess), so scans over every
 guess read it by secret, row after row. These are the leaves the searches
 build on: `_height_kernels` (depth-bounded solving) and `_cost_kernels`
 (least costs) call them, and they call nothing.
 
 numba's cache does not see a change to a callee in another file: after
-editing this file, delete `bactree/search/__pycache__`, or the kernels of
+editing this file, delete `bactree/search/*/__pycache__`, or the kernels of
 `_height_kernels` and `_cost_kernels` keep running the old code.
 """
 
@@ -333,7 +333,7 @@ def _most_answers(table, subset, solved, hard, branching, grouped):
     all-bulls), so once a code reaches that score the rest is skipped
     (common on the small sets the least-cost search bounds). Then the other
     codes: by groups of one multiset of symbols where `grouped` holds them
-    (`bactree.codes.grouped_answers`: every code of a group shares as many
+    (`bactree.game.codes.grouped_answers`: every code of a group shares as many
     symbols with a secret, and the secrets that share v symbols with a code
     outside the set give it at most `most_bulls[v]` answers, so the sum over
     v bounds the group's scores), each group counted from the highest bound

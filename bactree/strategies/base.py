@@ -10,8 +10,8 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from .. import _strategy_kernels as kernels
-from ..codes import answer_table, encode_answer, num_slots
+from ..search import _greedy_kernels as kernels
+from ..game.codes import answer_table, encode_answer, num_slots
 from ..game import BUILD_LIMIT, Answer, BactreeError, Game
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..codes import code_array
+from ..game.codes import code_array
 from ..game import Game
 from .base import BlindStrategy, InconsistentHistoryError, Strategy
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..codes import code_array
+from ..game.codes import code_array
 from ..game import Game
 from .base import SetStrategy
 

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .. import _strategy_kernels as kernels
+from ..search import _greedy_kernels as kernels
 from ..game import Game
 from .base import SetStrategy
 from .consistent import LeastFrequent

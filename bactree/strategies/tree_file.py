@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..codes import decode_answer
+from ..game.codes import decode_answer
 from ..game import BactreeError, Game
 from ..treefile import Node, check_document, check_header, read_document
 from .base import InconsistentHistoryError, Strategy

@@ -34,14 +34,14 @@ def command_paths(group: Any, prefix: tuple[str, ...] = ()) -> Iterator[tuple[tu
 
 def root_command() -> Any:
     """The click group behind `bactree`."""
-    from bactree.cli import app
+    from bactree.cli.main import app
 
     return typer.main.get_command(app)
 
 
 def help_text(path: tuple[str, ...]) -> str:
     """`bactree PATH --help` as a terminal WIDTH columns wide shows it, trailing spaces dropped."""
-    from bactree.cli import app
+    from bactree.cli.main import app
 
     result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": str(WIDTH)}, terminal_width=WIDTH)
     if result.exit_code != 0:

@@ -1,0 +1,310 @@
+"""`build`: compile an optimal tree for a game, with proof, as a tree-file document."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .executors import make_executor
+from ..game import BUILD_LIMIT, BactreeError, Game
+from ..search import DEEPER_CALLS, GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver, TreeFinder, refine
+from ..search.height.finder import EVERY
+from ..search.height import solver as search_height
+from ..search.height.solver import SearchBudgetExceeded
+from ..search.height.refutations import kept_in
+from .openings import EVERY_FIRST_GUESS, chosen_first_guess, solve_every_first_guess
+from .subproblems import find_by_first_answer, forced_first_guess, solve_by_first_answer
+from ..treefile import Node, Objective, document
+
+OBJECTIVES = ("worst-case", "expected")
+TIE_BREAKS = Cost.KEYS
+# Worst case with no tie-break: the least height, proven, and the first tree found of it (`least_height_tree`).
+HEIGHT_ONLY = "none"
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class BuildResult:
+    """A built tree file document and how the build went."""
+
+    document: dict[str, Any]
+    height: int
+    cost: int
+    seconds: float
+    searched: int
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        return self.document["stats"]
+
+
+def parse_tie_breaks(chain: str) -> tuple[str, ...]:
+    """`crush,total` -> ("crush", "total"): the worst-case keys in order, each known and given once."""
+    keys = tuple(key.strip() for key in chain.split(","))
+    for key in keys:
+        if key not in TIE_BREAKS:
+            raise BactreeError(f"unknown tie-break {key!r} in {chain!r}: choose from {', '.join(TIE_BREAKS)} (or {HEIGHT_ONLY} alone)")
+    if len(set(keys)) < len(keys):
+        raise BactreeError(f"tie-break {chain!r} names a key twice")
+    return keys
+
+
+def build(
+    game: Game,
+    objective: str = "worst-case",
+    tie_break: str | None = None,
+    max_guesses: int | None = None,
+    progress: Progress | None = None,
+    budget: int | None = None,
+    workers: int | None = None,
+    checkpoint: Path | None = None,
+    resume: bool = False,
+    executor: str = "local",
+    address: str | None = None,
+    hard: bool = False,
+    greedy: str = "bound",
+    first_guess: str | None = None,
+    refutations: Path | None = None,
+    deeper_calls: int | None = None,
+    exact_from: Path | None = None,
+) -> BuildResult:
+    """Compile a provably optimal tree.
+
+    `worst-case`: the least height (every smaller height refuted by
+    exhaustive search), then among trees of that height the least
+    `tie_break` keys in order (comma-separated: `nodes`, the default, `total`
+    guesses, `crush`: secrets solved at the least height). `expected`: the least
+    total number of guesses over all secrets, within `max_guesses` guesses
+    if given. With `hard`, every guess must be a code still possible given
+    the answers so far. Remaining ties go to the lowest code at each node,
+    so the same inputs give the same tree.
+
+    When symmetry forces the first guess, an expected build solves the parts
+    of its answers as independent subproblems on `workers` processes, saving
+    each to `checkpoint` as it finishes (`resume` reuses them); `executor`
+    "ray" runs them on Ray instead (`address`: a running cluster). With a
+    `budget` of searched sets, a set that needs more keeps its best-bound
+    guess and its parts are refined in turn (`bactree.search.cost.refine`); the file
+    then says `optimal: false` with a proven `lower_bound`, unless the bounds
+    meet. `greedy` names the rule of the greedy trees (`CostSearch.greedy`):
+    "bound" (the best-bound guess) or "entropy"; it sets the guess kept past
+    the budget, and an exact search's starting bound (not its result).
+    `deeper_calls` caps the parts per set past the budget that the lower
+    bound looks two guesses into (`bactree.search.cost.refine`; None: its
+    `DEEPER_CALLS`): more, a higher
+    bound for more time; the tree may change too, as the deeper bounds
+    steer the budgeted searches after them.
+
+    A budgeted expected build whose first guess symmetry does not force
+    (Mastermind) takes `first_guess`, or else the greedy rule's, and splits
+    by its answers the same way; every other first guess is bounded by one
+    guess of lookahead below each of its parts, so the lower bound holds for
+    the whole game. `first_guess` "all" refines every first guess's class
+    that could give a better tree and keeps the best (`bactree.pipeline.openings`),
+    each class saving its parts to a resume file of its own beside
+    `checkpoint`.
+
+    `refutations` names a file of sets refuted within some number of guesses
+    (`bactree.search.height.refutations`) for the worst-case objective: the
+    exhaustive search starts from what it holds and saves what it refutes
+    back to it as it goes and when it ends, so a build stopped by its budget
+    or a signal resumes its refutations. It never changes a proven result.
+
+    `exact_from` names the resume file of an exact expected build of the
+    same game (run for hours, unfinished): a budgeted expected build takes
+    its finished parts, and the trees of the second guesses it has valued,
+    wherever they cost less than its own (`subproblems._bettered`); every
+    one is replayed first, and a file of another build is refused.
+    """
+    game.check_size(BUILD_LIMIT)
+    if objective not in OBJECTIVES:
+        raise BactreeError(f"unknown objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
+    if tie_break is not None and objective == "expected":
+        raise BactreeError("--tie-break is for -O worst-case: the expected objective ranks trees by total guesses alone")
+    tie_break = tie_break or "nodes"
+    keys = () if tie_break == HEIGHT_ONLY else parse_tie_breaks(tie_break)
+    if max_guesses is not None and max_guesses < 1:
+        raise BactreeError(f"--max-guesses must be at least 1, got {max_guesses}")
+    if workers is not None and workers < 1:
+        raise BactreeError(f"--workers must be at least 1, got {workers}")
+    if budget is not None and budget < 0:
+        raise BactreeError(f"--budget must be at least 0, got {budget}")
+    if greedy not in GREEDY_RULES:
+        raise BactreeError(f"unknown greedy rule {greedy!r}: choose one of {', '.join(GREEDY_RULES)}")
+    if first_guess is not None:
+        if first_guess != EVERY_FIRST_GUESS:
+            game.parse_code(first_guess)
+        if objective != "expected" or budget is None:
+            raise BactreeError("--first is for budgeted expected builds: add -O expected --budget SETS")
+    if deeper_calls is not None:
+        if deeper_calls < 0:
+            raise BactreeError(f"--deeper-calls must be at least 0, got {deeper_calls}")
+        if objective != "expected" or budget is None:
+            raise BactreeError("--deeper-calls is for budgeted expected builds: add -O expected --budget SETS")
+    if exact_from is not None and (objective != "expected" or budget is None or first_guess == EVERY_FIRST_GUESS):
+        raise BactreeError("--exact-from is for budgeted expected builds of one first guess: add -O expected --budget SETS")
+    if exact_from is not None and checkpoint is not None and exact_from.resolve() == checkpoint.resolve():
+        raise BactreeError(f"--exact-from names this build's own resume file {checkpoint}: give the exact build's")
+    if refutations is not None and objective != "worst-case":
+        raise BactreeError("--refutations is for -O worst-case: it holds sets refuted within some number of guesses")
+    make_executor(executor, workers, address)  # bad executor options fail before any search
+    say = progress or (lambda message: None)
+    start = time.perf_counter()
+    solver = Solver(game, progress=say, hard=hard)
+    with contextlib.ExitStack() as kept:
+        if refutations is not None:
+            # Only refutations above the kernel's depth are kept in the file: those take seconds to hours each.
+            loaded = kept.enter_context(kept_in(solver.refutations, refutations, game, min_depth=search_height.KERNEL_DEPTH + 1))
+            say(f"refutations: {loaded} set(s) loaded from {refutations}; saved there as the search goes")
+        return _built(game, solver, objective, tie_break, keys, max_guesses, progress, budget, workers, checkpoint,
+                      resume, executor, address, hard, greedy, first_guess,
+                      DEEPER_CALLS if deeper_calls is None else deeper_calls, start, exact_from)
+
+
+def _built(
+    game: Game, solver: Solver, objective: str, tie_break: str, keys: tuple[str, ...], max_guesses: int | None,
+    progress: Progress | None, budget: int | None, workers: int | None, checkpoint: Path | None, resume: bool,
+    executor: str, address: str | None, hard: bool, greedy: str, first_guess: str | None, deeper_calls: int,
+    start: float, exact_from: Path | None = None,
+) -> BuildResult:
+    """`build` once its options are checked, with `solver` made (and its refutations loaded)."""
+    say = progress or (lambda message: None)
+    everything = solver.all_guesses
+    if objective == "worst-case" and tie_break == HEIGHT_ONLY:
+        height, lower, root = least_height_tree(solver, progress, workers, checkpoint, resume, executor, address, budget)
+        if lower == height:
+            say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
+        else:
+            say(f"a tree of height {height} found in {time.perf_counter() - start:.1f}s; proven lower bound {lower}")
+        doc = document(game, Objective("worst-case", (), hard, max_guesses), lower == height, root,
+                       None if lower == height else lower)
+        return BuildResult(doc, height, height, time.perf_counter() - start, 0)
+    if objective == "worst-case" or max_guesses is not None:
+        height = solver.min_height()
+        say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
+        if max_guesses is not None and max_guesses < height:
+            raise BactreeError(f"no tree solves every secret within {max_guesses} guesses: the least is {height}")
+    if objective == "worst-case":
+        cost_kind = Cost.chain(keys, height, solver.num_codes)
+        depth = height
+        recorded = Objective("worst-case", keys, hard, max_guesses)
+    else:
+        cost_kind = TOTAL_GUESSES
+        # No tree needs more guesses than there are codes.
+        depth = solver.num_codes if max_guesses is None else min(max_guesses, solver.num_codes)
+        recorded = Objective("expected", (), hard, max_guesses)
+    say(f"minimising {cost_kind.name} within {depth} guesses")
+    first = forced_first_guess(solver) if objective == "expected" else None
+    every = first_guess == EVERY_FIRST_GUESS and first is None
+    others = INFINITE  # a proven lower bound of the trees whose first guess is not `first`
+    if first is not None and first_guess in (None, EVERY_FIRST_GUESS):
+        say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
+    elif objective == "expected" and budget is not None and not every:
+        first, others = chosen_first_guess(solver, depth, greedy, first_guess)
+        chosen = "given" if first_guess is not None else f"the {greedy} rule's pick"
+        say(f"first guess {game.codes[first]} ({chosen}; any other costs at least {others}): one subproblem per answer")
+    if every:
+        assert budget is not None  # checked with the options
+        root, cost, lower, searched = solve_every_first_guess(
+            solver, depth, budget, workers, checkpoint, progress, fresh=not resume,
+            executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls,
+        )
+    elif first is not None:
+        root, cost, lower, searched = solve_by_first_answer(
+            solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
+            executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls, exact=exact_from,
+        )
+        if others < INFINITE:
+            say(f"trees that start with {game.codes[first]} cost at least {lower}; any other, at least {others}")
+        lower = min(lower, others)
+    else:
+        search = CostSearch(solver, cost_kind, say, greedy)
+        if budget is None:
+            cost = lower = search.solve(everything, depth)
+            root = search.tree(everything, depth)
+        else:
+            cost, lower, root = refine(search, everything, depth, (), budget, deeper_calls)
+        searched = search.nodes_searched
+    optimal = cost == lower
+    say(f"least {cost_kind.name}: {cost}" if optimal else f"best {cost_kind.name} found: {cost}, proven lower bound {lower}")
+    # The file's lower bound is of the objective's main figure (tree format): for the worst case the height, proven
+    # above (the tie-break's own bound is said in the progress line only); else the first key, since the later ones
+    # add less than its weight.
+    bound = height if objective == "worst-case" else lower // max(cost_kind.weights)
+    doc = document(game, recorded, optimal, root, None if optimal else bound)
+    return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, searched)
+
+
+def least_height_tree(
+    solver: Solver,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    checkpoint: Path | None = None,
+    resume: bool = False,
+    executor: str = "local",
+    address: str | None = None,
+    budget: int | None = None,
+) -> tuple[int, int, Node]:
+    """(height, proven lower bound, a tree of that height), for games too big to minimise a tie-break among such trees.
+
+    From the counting bound up (`Solver.most_solved`: per answer class), each
+    height the loaded refutations do not rule out one guess deep
+    (`Solver.refuted_one_guess_deep`) is first given to `TreeFinder`
+    (iterative broadening: quick where trees exist), split by the first
+    answer when symmetry forces the first guess (parts on the executor,
+    saved to `checkpoint` as they finish, reused with `resume`). When it
+    finds none, `Solver.find_guess` decides the height exactly: refuted, so
+    the next height is tried, or a tree exists, which the finder then
+    writes out from the guesses the exhaustive search found (its sets
+    above the kernel's depth), trying every guess below them. So every
+    height below the one returned is refuted, and the lower bound is the
+    height. With a `budget` (sets each search
+    may examine) a height the exhaustive search cannot decide within it is
+    the lower bound, and the finder goes on up (within the budget too, but
+    for the last height tried, where it is given as long as it needs).
+    """
+    say = progress or (lambda message: None)
+    first = forced_first_guess(solver)
+    depth = solver.counting_floor()
+    if depth > 1:
+        say(solver.counted_out(depth - 1))
+    lower: int | None = None  # the least height not refuted, once the exhaustive search could not decide one
+    while True:
+        if lower is None and len(solver.refutations) and solver.refuted_one_guess_deep(solver.all_guesses, depth):
+            say(f"height {depth}: refuted (every first guess leaves a part refuted in the refutations loaded)")
+            depth += 1
+            continue
+        # Past an undecided height no refutation can follow, so the next height's finder has no budget.
+        allowed = None if lower is not None and depth > lower else budget
+        say(f"height {depth}: searching for a tree (iterative broadening)")
+        if first is not None:
+            root = find_by_first_answer(solver, first, depth, allowed, workers, checkpoint, progress, not resume,
+                                        executor, address)
+        else:
+            finder = TreeFinder(solver, progress, allowed)
+            root = finder.tree(solver.all_guesses, depth) if finder.find(solver.all_guesses, depth) >= 0 else None
+        if root is not None:
+            return depth, depth if lower is None else lower, root
+        if lower is None:
+            say(f"height {depth}: no tree found by broadening; exhaustive search")
+            solver.budget = None if budget is None else solver.work + budget
+            try:
+                exists = solver.find_guess(solver.all_guesses, depth) >= 0
+            except SearchBudgetExceeded:
+                lower = depth
+                say(f"height {depth}: undecided within the budget of {budget}; the least height is at least {depth}")
+                depth += 1
+                continue
+            finally:
+                solver.budget = None
+            if exists:  # the tree the exhaustive search found, its kernel levels found again by the finder
+                finder = TreeFinder(solver, progress)
+                finder.seed(solver.found_guesses())
+                finder.find(solver.all_guesses, depth, widths=(EVERY,))
+                return depth, depth, finder.tree(solver.all_guesses, depth)
+            say(f"height {depth}: refuted")
+        depth += 1

@@ -1,0 +1,505 @@
+"""Exact worst-case search: the least height that solves every secret, with proof.
+
+`Solver.min_height` raises the height from a counting lower bound until the
+search finds a tree; every height below was refuted by an exhaustive search,
+so the height is proven. The upper levels run here, in Python, where guesses
+are pruned by symmetry (permutations of positions combined with relabellings
+of symbols that fix every earlier guess) and ordered by their largest part;
+the lower levels run in the numba kernel `_find_guess`.
+
+In hard mode every guess must be still possible: a code of the set being
+searched. Symmetry pruning stays exact there: an element of the history's
+stabiliser fixes every earlier guess and keeps answers (answer(σh, σc) =
+answer(h, c)), so it maps the still-possible set onto itself, and with it
+the still-possible guesses of one orbit onto each other; the least code of
+an orbit of still-possible guesses is still possible.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable
+
+import numpy as np
+
+from ...game import _answer_kernels as _code_kernels
+from ...game.codes import answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, solved_slot
+from ...game import Answer, Game
+from . import _crowd_kernels, _finder_kernels, _height_kernels, _separator_kernels
+from .. import _partition_kernels
+from .._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms, _stabiliser
+from .class_caps import ClassCaps
+from .cores import CoreStore
+from .crowds import CrowdCache, crowd_limits
+from .screens import NO_CLASSES, ClassScreen
+from .refutations import RefutationStore
+
+# At and below this many guesses left the numba kernel takes over (no symmetry).
+KERNEL_DEPTH = 3
+# Most bytes of canonical-guess arrays a solver keeps; past it the cache starts afresh. Each
+# history's array can hold every code (262 KB on Mastermind 5x8), and a long search meets
+# thousands of histories: uncapped, the cache reached 549 MB on one 5 of 9 part.
+CANONICAL_CACHE_BYTES = 256 << 20
+# Most histories a solver remembers canonical guesses for, past which the cache starts afresh too: most
+# histories deep in a search share one array (no bytes counted), but each key costs about 200 bytes, and the
+# kernel's sets ask for every history they are met under (millions in a long 5 of 9 search).
+CANONICAL_CACHE_ENTRIES = 1 << 18
+# `Solver.history_determines` remembers this many counts of the codes giving a history's answers, then starts afresh.
+CONSISTENT_CACHE_ENTRIES = 1 << 16
+# Most symbol maps `_set_automorphisms` checks for one set before it gives up and the history's
+# stabiliser is used alone; the group's elements then cost `_least_in_orbits` one pass each over the codes.
+SET_SYMMETRY_CAP = 512
+# Refuted sets of this many secrets are remembered up to symmetry (`RefutationStore`) when searched
+# above the kernel's depth: smaller ones are searched again faster than they are matched. A set's
+# key costs its size squared, which the kernel's sets do not repay: keyed too (2026-11-29), they
+# cost a quarter of a 5 of 10 refutation's CPU for hits on 5% of them, and the worst-case trees of
+# 5 of 9, 5 of 10 and Mastermind 5x8 were built no faster (the docs' notes, session 37).
+STORE_MIN_SET = 20
+
+Progress = Callable[[str], None]
+
+
+def level_caps(game: Game, max_depth: int) -> np.ndarray:
+    """caps[d]: most secrets d guesses can solve (one per answer and level).
+
+    A guess splits a set into at most (answers - 1) parts besides the
+    all-bulls answer, so caps[d] = 1 + (answers - 1) * caps[d - 1].
+    """
+    branching = len(game.answers) - 1
+    caps = np.zeros(max_depth + 1, np.int64)
+    big = np.iinfo(np.int64).max // (branching + 2)
+    for d in range(1, max_depth + 1):
+        caps[d] = 1 if d == 1 else min(1 + branching * caps[d - 1], big)
+    return caps
+
+
+class SearchBudgetExceeded(Exception):
+    """A search examined more sets than its budget allowed: it decided nothing, and nothing it remembered is wrong."""
+
+
+@dataclass
+class SearchStats:
+    """Counters of one search, for progress lines and benchmarks."""
+
+    python_nodes: int = 0
+    kernel_calls: int = 0
+    kernel_tries: int = 0  # guesses tried with three guesses left (`_three_left_guess`), for budgets
+    memo_hits: int = 0
+    store_hits: int = 0  # sets found refuted as an image of a stored one
+    unsolved_hits: int = 0  # sets with three guesses left found refuted by holding one found so before
+    refuted: list[int] = field(default_factory=list)
+
+
+class Solver:
+    """Depth-bounded exact search over one game's codes: any code may be guessed, or in `hard` mode only still-possible ones."""
+
+    def __init__(
+        self, game: Game, progress: Progress | None = None, hard: bool = False, table: np.ndarray | None = None
+    ) -> None:
+        """`table`: the game's answer table when one is at hand (a worker's shared copy), else built."""
+        self.game = game
+        self.hard = hard
+        self.codes = code_array(game)
+        self.table = answer_table(game) if table is None else table
+        self.num_codes = len(self.codes)
+        self.num_slots = num_slots(game)
+        self.solved = solved_slot(game)
+        self.caps = level_caps(game, self.num_codes)
+        self.perms = np.array(list(itertools.permutations(range(game.length))), np.int64)
+        self.all_guesses = np.arange(self.num_codes, dtype=np.int64)
+        self.no_guesses = self.all_guesses[:0]
+        self.progress = progress
+        self.stats = SearchStats()
+        # Most work `find_guess` may do (`work`); None: no limit. `deadline`: a `time.perf_counter()`
+        # value past which it stops the same way (for callers that answer in bounded time, not reproducibly).
+        self.budget: int | None = None
+        self.deadline: float | None = None
+        self._memo: dict[tuple[bytes, int], int] = {}
+        self._canonical: dict[tuple[int, ...], np.ndarray] = {}
+        self._consistent: dict[tuple[tuple[int, ...], bytes], int] = {}  # (history, answers): codes giving them
+        self._canonical_bytes = 0  # held by `_canonical` apart from `all_guesses`, which it shares
+        self._index_of: np.ndarray | None = None
+        self._class_caps: ClassCaps | None = None
+        self.refutations = RefutationStore(self.codes, self.table, self.perms, game.num_symbols, self.index_of())
+        self.cores = CoreStore()  # sets no guess separates, for every three-left search of this solver
+        self.unsolved = CoreStore()  # sets no three guesses solve, as the kernel found them (`find_guess`)
+        self.crowd_cache = CrowdCache(self.num_codes)  # the codes each crowd met leaves, for `_kernel_guess`
+        self._inside = np.zeros(self.num_codes, np.bool_)  # scratch of `unsolved.holds`, all False between calls
+        self._screens: list[ClassScreen] = []  # the sets being decided with four guesses left, innermost last
+
+    @cached_property
+    def arrangements(self) -> tuple[np.ndarray, int, np.ndarray, int]:
+        """(each code's multiset of symbols, numbered; `crowd_limit(2)`; every code's symbols; the alphabet's size)
+        for the three-left kernel: more than `crowd_limit(2)` rearrangements of one multiset in a part leave it with
+        no separator (`_crowd_kernels`)."""
+        return multiset_of(self.game).astype(np.int64), self.crowd_limit(2), self.codes, self.game.num_symbols
+
+    def crowd(self, subset: np.ndarray) -> int:
+        """The most secrets of `subset` that are rearrangements of one multiset of symbols."""
+        return int(np.bincount(self.arrangements[0][subset]).max())
+
+    @cached_property
+    def _crowd_limits(self) -> list[int]:
+        return crowd_limits(self.codes, multiset_of(self.game))
+
+    def crowd_limit(self, depth: int) -> int:
+        """The most rearrangements of one multiset of symbols that `depth` guesses solve (`crowds.crowd_limits`:
+        at most n ** (depth - 1), since bulls alone tell them apart; fewer where few of them have many bulls)."""
+        limits = self._crowd_limits
+        return limits[min(max(depth, 0), len(limits) - 1)]
+
+    @cached_property
+    def grouped(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The table regrouped by multisets of symbols for the least-cost search's `_most_answers`
+        (`bactree.game.codes.grouped_answers`: built on first use, once per game and process; none for height searches)."""
+        return grouped_answers(self.game, self.table)
+
+    # -- symmetry -------------------------------------------------------
+    def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
+        """Guesses that are least in their orbit under the stabiliser of `history` (not to be written to).
+
+        Remembered per history, within `CANONICAL_CACHE_BYTES` and
+        `CANONICAL_CACHE_ENTRIES`; when every
+        code is canonical (a trivial stabiliser, common deep in a search) the
+        array is `all_guesses` itself, so it costs nothing to remember. When
+        only the identity fixes the history, a code is canonical when the
+        symbols the history leaves unused come in it in order, the least
+        first: one array serves every history that leaves the same symbols
+        unused (deep in 5 of 9's searches, two of nine: 36 arrays where
+        there were thousands of histories).
+        """
+        key = tuple(sorted(set(history)))
+        found = self._canonical.get(key)
+        if found is None:
+            if len(self._canonical) >= CANONICAL_CACHE_ENTRIES:
+                self._forget_canonical()
+            past = self.codes[list(key)] if key else self.codes[:0]
+            shared = None
+            if key and len(_stabiliser(past, self.perms, self.game.num_symbols)[0]) == 1:
+                shared = (-1, *sorted(set(range(self.game.num_symbols)) - set(past.ravel().tolist())))
+                found = self._canonical.get(shared)
+            if found is None:
+                mask = _canonical_mask(self.codes, past, self.perms, self.game.num_symbols)
+                found = self.all_guesses if mask.all() else self.all_guesses[mask]
+                size = 0 if found is self.all_guesses else found.nbytes
+                if self._canonical_bytes + size > CANONICAL_CACHE_BYTES:
+                    self._forget_canonical()
+                self._canonical_bytes += size
+                if shared is not None:
+                    self._canonical[shared] = found
+            self._canonical[key] = found
+        return found
+
+    def _forget_canonical(self) -> None:
+        """Start the cache of canonical guesses afresh."""
+        self._canonical.clear()
+        self._canonical_bytes = 0
+
+    def set_canonical_guesses(self, subset: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
+        """The history's canonical guesses that are also least in their orbit under the set's own symmetries.
+
+        Every map that sends `subset` onto itself (a relabelling of positions
+        and symbols) sends a guess's parts onto another guess's parts, so the
+        two start trees of the same height and cost: one guess of each orbit
+        is enough. That group holds the history's stabiliser and can be far
+        larger (16 maps fix the 312-secret set of 5 of 10 after 01234/0B2C,
+        15367, 50642, against 2 that fix its history), and ties go to the least
+        code as before, so the search finds the same guess. Sets whose maps
+        take more than `SET_SYMMETRY_CAP` checks to list keep the history's
+        guesses.
+        """
+        pool = self.canonical_guesses(history)
+        group = self._set_group(subset)
+        if group is None:
+            return pool
+        return pool[_least_in_orbits(self.codes[pool], *group)]
+
+    def set_orbit_names(self, subset: np.ndarray) -> np.ndarray:
+        """For every code, the least code a symmetry of `subset` sends it to: one name per orbit of guesses.
+
+        Guesses with one name split the set alike up to a relabelling, so
+        they have one value under any objective. Past `SET_SYMMETRY_CAP`
+        each code is its own name.
+        """
+        group = self._set_group(subset)
+        if group is None:
+            return self.all_guesses
+        return self.index_of()[self._code_values(_least_images(self.codes, *group))]
+
+    def _set_group(self, subset: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(perm rows, symbol maps, used symbols) of the maps sending `subset` onto itself; None past `SET_SYMMETRY_CAP`."""
+        member = np.zeros(self.num_codes, np.bool_)
+        member[subset] = True
+        rows, maps, used, complete = _set_automorphisms(
+            self.codes, subset, member, self.perms, self.game.num_symbols, self.index_of(), SET_SYMMETRY_CAP
+        )
+        return (rows, maps, used) if complete else None
+
+    def _code_values(self, codes: np.ndarray) -> np.ndarray:
+        """Each code's symbols read as digits in base `num_symbols`."""
+        k, n = self.game.num_symbols, self.game.length
+        return codes.astype(np.int64) @ (k ** np.arange(n - 1, -1, -1, dtype=np.int64))
+
+    def count_caps(self, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """(limits, orbit_of) saying `caps[depth]` of every answer class, for kernels that take class bounds (`ClassCaps.at`)."""
+        return np.full((1, self.num_slots), self.caps[depth], np.int64), np.zeros(self.num_codes, np.int64)
+
+    @property
+    def class_caps(self) -> ClassCaps:
+        """The game's counting bounds per answer class (`class_caps`), made when first asked for."""
+        if self._class_caps is None:
+            self._class_caps = ClassCaps(self.table, self.codes, self.game.num_symbols, self.solved, self.num_slots)
+        return self._class_caps
+
+    def index_of(self) -> np.ndarray:
+        """index_of[v]: the index of the code whose symbols, read as digits in base `num_symbols`, make v; else -1."""
+        if self._index_of is None:
+            self._index_of = np.full(self.game.num_symbols**self.game.length, -1, np.int64)
+            self._index_of[self._code_values(self.codes)] = np.arange(self.num_codes)
+        return self._index_of
+
+    def guess_pool(self, subset: np.ndarray, history: tuple[int, ...], symmetry: bool, own: bool = False) -> np.ndarray:
+        """The guesses to try on `subset`: all, or canonical ones if `symmetry`; in hard mode only codes of `subset`.
+
+        Canonical under the history's stabiliser, or with `own` under the
+        set's own symmetries as well (`set_canonical_guesses`), which cost a
+        search for them but may leave far fewer guesses. Only where `subset`
+        is every code giving the history's answers (`history_determines`):
+        the stabiliser keeps that set, not others.
+        """
+        if self.hard and not symmetry:
+            return subset
+        if not symmetry:
+            pool = self.all_guesses
+        elif own:
+            pool = self.set_canonical_guesses(subset, history)
+        else:
+            pool = self.canonical_guesses(history)
+        if pool is not self.all_guesses and not self.history_determines(subset, history):
+            pool = self.all_guesses  # a set of the caller's own: the history's symmetries need not keep it
+        if self.hard:  # a set's symmetries keep it, so they map its codes onto its codes
+            pool = np.intersect1d(pool, subset, assume_unique=True)
+        return pool
+
+    def history_determines(self, subset: np.ndarray, history: tuple[int, ...]) -> bool:
+        """Whether `subset` is every code that gives the answers its codes give to `history`.
+
+        So it is for every set a search meets below a whole game or a class
+        of answers; a set a caller hands over (with no history, or one it
+        does not come from) need not be, and no symmetry of the history may
+        be used on it. The counts are remembered per history and answers
+        (within `CONSISTENT_CACHE_ENTRIES`).
+        """
+        if not history:
+            return len(subset) == self.num_codes
+        guesses = list(history)
+        answers = self.table[guesses, subset[0]]
+        key = (history, answers.tobytes())
+        count = self._consistent.get(key)
+        if count is None:
+            if len(self._consistent) >= CONSISTENT_CACHE_ENTRIES:
+                self._consistent.clear()
+            count = self._consistent[key] = int(np.all(self.table[guesses] == answers[:, None], axis=0).sum())
+        return count == len(subset)
+
+    @property
+    def work(self) -> int:
+        """Sets searched here and by the kernels, plus guesses tried at three left: what budgets count (deterministic)."""
+        return self.stats.python_nodes + self.stats.kernel_calls + self.stats.kernel_tries
+
+    # -- feasibility ----------------------------------------------------
+    def find_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> int:
+        """A guess that starts a tree solving `subset` within `depth` guesses, or -1 if none exists."""
+        s = len(subset)
+        if s <= 2:
+            return int(subset[0]) if depth >= s else -1
+        if s > self.caps[depth] or self.crowd(subset) > self.crowd_limit(depth):
+            return -1
+        if self.budget is not None and self.work >= self.budget:
+            raise SearchBudgetExceeded
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchBudgetExceeded
+        # Unless in hard mode, a set holding one that three guesses do not solve is not solved either: a tree
+        # for it would solve the smaller set. The sets the kernel refutes are kept whole (`unsolved`), since on the
+        # parts of a decision with four guesses left the later guesses' parts often hold an earlier one.
+        three_left = depth == KERNEL_DEPTH and not self.hard
+        if three_left and self.unsolved.holds(subset, self._inside):
+            self.stats.unsolved_hits += 1
+            return -1
+        keyed = s >= STORE_MIN_SET and depth > KERNEL_DEPTH
+        key = self.refutations.key(subset, depth) if keyed else None
+        if key is not None and self.refutations.refuted(subset, depth, key):
+            self.stats.store_hits += 1
+            return -1
+        result = self._kernel_guess(subset, depth) if depth <= KERNEL_DEPTH else self._searched_guess(subset, depth, history)
+        if key is not None and result < 0:
+            self.refutations.add(subset, depth, key)
+        if three_left and result < 0:
+            self.unsolved.add(subset)
+        return result
+
+    def found_guesses(self) -> dict[tuple[bytes, int], int]:
+        """The guesses this solver's searches above the kernel found, by (set's bytes, depth): each starts a tree
+        of its set within the depth, and so are its parts above the kernel's depth (what `TreeFinder.seed` takes)."""
+        return {key: guess for key, guess in self._memo.items() if guess >= 0}
+
+    def _kernel_guess(self, subset: np.ndarray, depth: int) -> int:
+        """`find_guess` by the numba kernels alone: no symmetry, every guess tried."""
+        self.stats.kernel_calls += 1
+        if self.num_slots <= _separator_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
+            if depth == 2:
+                return int(_separator_kernels._separating_guess(self.table, subset, self.hard))
+            if not self.hard and self.crowd_cache.leave_no_guess(subset, self.arrangements):
+                return -1  # as the kernel says, with no guess tried, when its crowds leave no code
+            caps = self.class_caps
+            classes = self._screens[-1].arrays() if self._screens else NO_CLASSES
+            guess, tried = _finder_kernels._three_left_guess(
+                self.table, subset, self.solved, self.num_slots, caps.at(2), caps.orbit_of, self.arrangements, self.hard, -1,
+                self.cores.arrays(), classes,
+            )
+            self.stats.kernel_tries += int(tried)
+            return int(guess)
+        return int(
+            _height_kernels._find_guess(
+                self.table, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,
+                self.solved, self.num_slots, self.caps,
+            )
+        )
+
+    def _searched_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> int:
+        """`find_guess` in Python: canonical guesses best first, each decided part by part, remembered by set."""
+        key = (subset.tobytes(), depth)
+        if key in self._memo:
+            self.stats.memo_hits += 1
+            return self._memo[key]
+        self.stats.python_nodes += 1
+        result = -1
+        if len(subset) <= self.class_caps.whole(depth):  # else no tree of `depth` holds the set
+            with self.screening(subset, depth):
+                for guess in self.ordered_guesses(subset, depth, history):
+                    if self._guess_works(subset, depth, history, int(guess)):
+                        result = int(guess)
+                        break
+        self._memo[key] = result
+        return result
+
+    @contextmanager
+    def screening(self, subset: np.ndarray, depth: int) -> Iterator[None]:
+        """While `subset` is decided within `depth` = 4 guesses, the three-left searches of its parts screen
+        guesses by its answer classes (`screens.ClassScreen`); other depths, hard mode and wide answers: no change."""
+        if depth != KERNEL_DEPTH + 1 or self.hard or self.num_slots > _separator_kernels.MAX_SLOTS:
+            yield
+            return
+        self._screens.append(ClassScreen(self.table, subset, self.num_slots, self.solved))
+        try:
+            yield
+        finally:
+            self._screens.pop()
+
+    def ordered_guesses(self, subset: np.ndarray, depth: int, history: tuple[int, ...]) -> np.ndarray:
+        """Canonical guesses whose parts all fit `depth - 1`, best first.
+
+        Best means smallest largest part, then still-possible, then lowest code.
+        Guesses that leave the set whole are dropped: they tell nothing; so
+        are those with a part larger than its answer class's bound within
+        `depth - 1` (`ClassCaps`) or holding more rearrangements of one
+        multiset of symbols than `depth - 1` guesses solve (`crowd_limit`):
+        they start no tree of `depth`.
+        """
+        candidates = self.guess_pool(subset, history, True, own=True)
+        counts = _code_kernels._partition_counts(self.table, candidates, subset, self.num_slots)
+        counts[:, self.solved] = 0
+        largest = counts.max(axis=1)
+        member = np.zeros(self.num_codes, np.bool_)
+        member[subset] = True
+        possible = member[candidates]
+        keep = (largest <= self.caps[depth - 1]) & ((largest < len(subset)) | possible)
+        keep[keep] = self.class_caps.fits(candidates[keep], counts[keep], depth - 1)
+        multiset_ids, _, codes, num_symbols = self.arrangements
+        keep[keep] = ~_crowd_kernels._crowded_guesses(
+            self.table, candidates[keep], subset, multiset_ids, codes, num_symbols, self.crowd_limit(depth - 1),
+            self.solved, self.num_slots,
+        )
+        order = np.lexsort((candidates[keep], ~possible[keep], largest[keep]))
+        return candidates[keep][order]
+
+    def _guess_works(self, subset: np.ndarray, depth: int, history: tuple[int, ...], guess: int) -> bool:
+        parts = self.split(subset, guess)
+        for part in sorted(parts, key=len, reverse=True):
+            if self.find_guess(part, depth - 1, history + (guess,)) < 0:
+                return False
+        return True
+
+    def split(self, subset: np.ndarray, guess: int) -> list[np.ndarray]:
+        """The parts of `subset` by answer to `guess`, all-bulls excluded, in answer order."""
+        ordered, starts, counts = _partition_kernels._split(self.table[guess], subset, self.num_slots)
+        return [
+            ordered[starts[a] : starts[a + 1]]
+            for a in range(self.num_slots)
+            if counts[a] and a != self.solved
+        ]
+
+    def answer_to(self, guess: int, part: np.ndarray) -> Answer:
+        """The answer every secret of `part` gives to `guess`."""
+        return decode_answer(self.game, self.table[guess, part[0]])
+
+    def most_solved(self, depth: int) -> int:
+        """A bound of the most secrets of the game `depth` guesses solve: the count of `level_caps`, or the class bounds' if less."""
+        return min(int(self.caps[depth]), self.class_caps.whole(depth))
+
+    def over_class_cap(self, guess: int, part: np.ndarray, depth: int) -> bool:
+        """True if `part`, what `guess` leaves of a set with one answer, holds more secrets than `depth` guesses solve of that answer's class."""
+        caps = self.class_caps
+        return len(part) > caps.at(depth)[caps.orbit_of[guess], self.table[guess, part[0]]]
+
+    def counting_floor(self) -> int:
+        """The least height counting does not refute (`most_solved`): where a least-height search starts."""
+        depth = 1
+        while self.most_solved(depth) < self.num_codes:
+            depth += 1
+        return depth
+
+    def counted_out(self, depth: int) -> str:
+        """The progress line of a height refuted by counting: `depth` guesses solve fewer secrets than the game has."""
+        return f"height {depth}: refuted by counting (at most {self.most_solved(depth)} of {self.num_codes} secrets)"
+
+    def refuted_one_guess_deep(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> bool:
+        """True if every guess on `subset` leaves a part the class bounds or the refutation store rule out within `depth - 1`.
+
+        A sound refutation at the cost of one look at each guess's parts: what
+        a search that loaded the refutations of a long run (`RefutationStore.load`)
+        finds at once, before any tree finder spends its time.
+        """
+        for guess in self.ordered_guesses(subset, depth, history):
+            parts = sorted(self.split(subset, int(guess)), key=len, reverse=True)
+            if not any(len(part) >= STORE_MIN_SET and self.refutations.refuted(part, depth - 1) for part in parts):
+                return False
+        return True
+
+    def min_height(self) -> int:
+        """The least worst case over all secrets, proven: every smaller height refuted."""
+        start = time.perf_counter()
+        everything = self.all_guesses
+        depth = self.counting_floor()
+        self.stats.refuted.extend(range(1, depth))
+        if self.progress and depth > 1:
+            self.progress(self.counted_out(depth - 1))
+        while True:
+            if self.progress:
+                self.progress(f"height {depth}: searching")
+            if self.find_guess(everything, depth) >= 0:
+                break
+            self.stats.refuted.append(depth)
+            if self.progress:
+                stats = self.stats
+                self.progress(
+                    f"height {depth}: refuted ({time.perf_counter() - start:.1f}s; {stats.python_nodes} sets searched "
+                    f"with symmetry, {stats.kernel_calls} kernel searches, {stats.memo_hits} memo hits)"
+                )
+            depth += 1
+        return depth
