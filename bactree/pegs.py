@@ -57,7 +57,10 @@ def has_pegs(game: Game) -> bool:
 
 def peg_colours(game: Game) -> tuple[int, ...]:
     """Each symbol's colour, an index into `COLOURS`: a letter naming a colour gets it (the first such letter,
-    either case), the other symbols the palette's unused colours in order. The terminal and the page share it."""
+    either case), the other symbols the palette's unused colours in order. The terminal and the page share it;
+    a game drawn without pegs (`has_pegs`) has none."""
+    if not has_pegs(game):
+        return ()
     named: dict[int, int] = {}
     for at, symbol in enumerate(game.symbols):
         colour = NAMED.get(symbol.upper())

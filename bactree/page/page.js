@@ -169,7 +169,7 @@
   // palette (classes p0..p8 in page.css, each symbol's chosen by bactree/pegs.py as at the terminal: a letter
   // naming a colour gets it); Bulls and Cows keeps digits.
   const PEGS = GAME.repeats && SYMBOLS.length <= 8;
-  const PEG_CLASS = new Map([...SYMBOLS].map((symbol, i) => [symbol, "peg p" + DATA.pegs[i]]));
+  const PEG_CLASS = PEGS ? new Map([...SYMBOLS].map((symbol, i) => [symbol, "peg p" + DATA.pegs[i]])) : null;
 
   /** A code as an element whose text is the code: a row of pegs for Mastermind, digits otherwise. */
   function codeView(code) {
