@@ -4,7 +4,11 @@ The checkout's top-level `trees/` folder is the source of truth; a wheel or
 sdist carries every `*.json` of it as the package data `bactree/trees/`
 (see pyproject.toml), found here with `importlib.resources`. Nothing lists
 the files: every tree in the folder is offered, and the best one of a game
-is chosen from the files' own headers.
+is chosen from the files' own headers. A shipped tree is named by its file
+name without `.json` (`mastermind-4x6-worst-case`); the commands take the
+name wherever they take a tree file (`find_tree`). A build that would have
+replaced a different tree keeps the new one beside it as `NAME.new.json`
+(`bactree build`); such a file is not offered until it replaces the old one.
 
 Pure Python plus orjson, like the walker that uses it.
 """
@@ -12,18 +16,34 @@ Pure Python plus orjson, like the walker that uses it.
 from __future__ import annotations
 
 import importlib.resources
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from .game import Game, InvalidGameError
+from .game import BactreeError, Game, InvalidGameError
 
-__all__ = ["ShippedTree", "best_shipped_tree", "schema_path", "shipped_trees", "trees_dir"]
+__all__ = [
+    "NEW_SUFFIX",
+    "ShippedTree",
+    "UnknownTreeError",
+    "best_shipped_tree",
+    "find_tree",
+    "read_entry",
+    "schema_path",
+    "shipped_trees",
+    "trees_dir",
+]
 
 _PACKAGE = Path(__file__).resolve().parent
 _HEADER_BYTES = 4096  # a written tree's header (everything before "root") fits in this
+NEW_SUFFIX = ".new.json"  # a built tree kept beside the different one it did not replace
+
+
+class UnknownTreeError(BactreeError):
+    """A tree asked for by a name that is neither a file nor a shipped tree."""
 
 
 def trees_dir() -> Path:
@@ -50,6 +70,12 @@ class ShippedTree:
     max_guesses: int
     total_guesses: int
     secrets_at_max: int
+    lower_bound: int | None = None  # of the objective's main figure, when not proven optimal
+
+    @property
+    def name(self) -> str:
+        """The name the commands take for this tree: its file name without `.json`."""
+        return self.path.name.removesuffix(".json")
 
     @property
     def hard_mode(self) -> bool:
@@ -68,10 +94,30 @@ def shipped_trees(folder: Path | None = None) -> list[ShippedTree]:
     """
     found = []
     for path in sorted((folder or trees_dir()).glob("*.json")):
-        entry = _read_entry(path)
+        entry = None if path.name.endswith(NEW_SUFFIX) else read_entry(path)
         if entry is not None:
             found.append(entry)
     return found
+
+
+def find_tree(spec: str | os.PathLike[str]) -> Path:
+    """The tree file `spec` stands for: the file if it exists, else the shipped tree of that name.
+
+    A name is a shipped tree's file name, with or without `.json`
+    (`mastermind-4x6-worst-case`), so the commands play, page and check the
+    shipped trees wherever bactree is installed. A path with a folder in it is
+    only ever a path (reading it reports what is wrong); a bare word that is
+    neither raises `UnknownTreeError`, which says how to list the names.
+    """
+    text = os.fspath(spec)
+    path = Path(text)
+    if path.exists() or os.sep in text or (os.altsep is not None and os.altsep in text):
+        return path
+    name = text.removesuffix(".json")
+    shipped = trees_dir() / f"{name}.json"
+    if name and not shipped.name.endswith(NEW_SUFFIX) and shipped.is_file():
+        return shipped
+    raise UnknownTreeError(f"no tree file or shipped tree named {text!r}: bactree trees lists the shipped trees")
 
 
 def best_shipped_tree(game: Game, folder: Path | None = None, renamed: bool = False) -> ShippedTree | None:
@@ -90,8 +136,8 @@ def best_shipped_tree(game: Game, folder: Path | None = None, renamed: bool = Fa
     return best
 
 
-def _read_entry(path: Path) -> ShippedTree | None:
-    """The ranking figures of one tree file, or None if its header is not a tree file's."""
+def read_entry(path: Path) -> ShippedTree | None:
+    """The header figures of one tree file (any, shipped or not), or None if its header is not a tree file's."""
     header = _read_header(path)
     try:
         raw_game, stats, objective = header["game"], header["stats"], header["objective"]
@@ -100,7 +146,9 @@ def _read_entry(path: Path) -> ShippedTree | None:
         at_max = stats["histogram"][str(height)]
         if header["format"] != "bactree-tree" or not all(type(x) is int for x in (height, total, at_max)):
             return None
-        return ShippedTree(path, game, objective, header["optimal"] is True, height, total, at_max)
+        bound = stats.get("lower_bound")
+        return ShippedTree(path, game, objective, header["optimal"] is True, height, total, at_max,
+                           bound if type(bound) is int else None)
     except (KeyError, TypeError, InvalidGameError):
         return None
 

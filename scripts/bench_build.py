@@ -36,12 +36,12 @@ import json, resource, sys, time
 def cpu():
     return sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
 t0 = time.perf_counter()
-from bactree.build import build
+from bactree.pipeline.build import build
 from bactree.game import Game, make_game
 game, objective = make_game(sys.argv[1], int(sys.argv[2]) or None, sys.argv[3] or None), sys.argv[4]
 tie_break = "nodes" if objective == "worst-case" else None
 max_guesses = None if sys.argv[5] == "-" else int(sys.argv[5])
-from bactree import codes
+from bactree.game import codes
 warm = game if game.num_codes <= int(sys.argv[6]) else Game(4, "0123456", False)
 build(warm, objective, tie_break, max_guesses)  # loads the kernels the search uses
 codes.forget_tables()  # the timed build makes its own

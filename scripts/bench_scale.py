@@ -42,7 +42,7 @@ DEFAULT_GAMES = "3x10,mm4x6,mm4x7,4x9,4x10,5x9"
 TABLE_ONLY = r"""
 import json, resource, sys, time
 from bactree.game import Game, make_game
-from bactree.codes import answer_table
+from bactree.game.codes import answer_table
 answer_table(Game(2, "012", False))  # loads the kernel from numba's cache: not the table's time
 args = json.loads(sys.argv[1])
 game = make_game("mastermind" if "mastermind" in args else "bulls-cows",

@@ -5,7 +5,9 @@ Usage:
 
 Each IN is checked as `RefutationStore.load` checks a store (its format,
 game and digest; a bad file is refused in one line, exit 2) and its sets
-are added unless an image of one is held already; OUT is written
+are added unless an image of one is held already (the sets of a file of
+other search code stay claims in OUT, apart from the refutations this
+code made: `bactree.search.provenance`); OUT is written
 atomically, in the order `RefutationStore.save` writes, so the same inputs
 give the same bytes. OUT may be one of the inputs. Long least-height
 decisions split over processes (`scripts/probe_height.py --store FILE
@@ -34,8 +36,8 @@ def main(argv: list[str] | None = None) -> None:
         game = make_game(args.game, args.length, args.symbols)
         store = Solver(game).refutations
         for path in args.inputs:
-            loaded = store.load(path, game)
-            print(f"{path}: {loaded} refutation(s)")
+            believed, claimed = store.load(path, game)
+            print(f"{path}: {believed} refutation(s)" + (f", {claimed} claim(s) of other search code" if claimed else ""))
         store.save(args.output, game)
     except BactreeError as err:
         print(f"Error: {err}", file=sys.stderr)

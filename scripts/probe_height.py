@@ -258,15 +258,13 @@ def main(argv: list[str] | None = None) -> None:
         subset, history = probed_set(solver, args.path)
         for path in args.store[1:]:
             if path.exists():
-                loaded = solver.refutations.load(path, game)
-                print(f"loaded {loaded} refutations from {path}", file=sys.stderr, flush=True)
+                print(loaded_line(solver.refutations.load(path, game), path), file=sys.stderr, flush=True)
         with contextlib.ExitStack() as kept:
             if args.store and args.command == "decide":
                 loaded = kept.enter_context(kept_in(solver.refutations, args.store[0], game, min_depth=args.store_min_depth))
-                print(f"loaded {loaded} refutations from {args.store[0]}", file=sys.stderr, flush=True)
+                print(loaded_line(loaded, args.store[0]), file=sys.stderr, flush=True)
             elif args.store and args.store[0].exists():
-                loaded = solver.refutations.load(args.store[0], game)
-                print(f"loaded {loaded} refutations from {args.store[0]}", file=sys.stderr, flush=True)
+                print(loaded_line(solver.refutations.load(args.store[0], game), args.store[0]), file=sys.stderr, flush=True)
             print(f"{len(subset)} secrets after {' '.join(game.codes[g] for g in history)}", flush=True)
             if args.command == "rank":
                 rank(solver, subset, history, args.left, args.top, args.by_lookahead, args.set_symmetry)
@@ -279,6 +277,12 @@ def main(argv: list[str] | None = None) -> None:
     except BactreeError as err:
         sys.exit(f"Error: {err}")
     print(f"{time.perf_counter() - began:.1f}s", file=sys.stderr)
+
+
+def loaded_line(loaded: tuple[int, int], path: Path) -> str:
+    """What a store's `load` took from `path`: refutations, and claims of other search code (which only steer)."""
+    believed, claimed = loaded
+    return f"loaded {believed} refutations from {path}" + (f" ({claimed} claims of other search code, which only steer)" if claimed else "")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Rebuild the shipped trees from the commands that made them and compare them byte for byte.
 
-Usage: python scripts/rebuild_trees.py [--all] [--trees DIR] [--list] [FILE ...]
+Usage: python scripts/rebuild_trees.py [--all] [--from-scratch] [--trees DIR] [--list] [FILE ...]
 
 `REBUILDS` below is the one list of every file of trees/ with the exact
 `bactree build` options that made it (most also quoted in the README) and
@@ -16,6 +16,14 @@ deterministic). One line per tree: wall and CPU seconds, bytes, verdict.
 Exit 0 when every rebuilt file is identical, 1 when one differs or its build
 fails, 2 on bad input (a file of DIR this list does not hold, or an unknown
 name). CI (`.ci/rebuild`) runs the fast ones; `--all` adds the slow ones.
+
+A file of runs/ that options name is never written: a `--refutations` file
+is copied into the temporary folder first (the build saves what it refutes
+there). Such files only steer a build unless the same search code made them
+(`bactree.search.provenance`). With `--from-scratch` no file of runs/ is
+read at all: `--refutations` names a new file in the temporary folder and
+`--exact-from` is dropped, so every proof is the build's own; a tree the
+file does not call optimal is skipped (nothing to re-prove).
 """
 
 from __future__ import annotations
@@ -31,7 +39,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
+
 TREES = Path(__file__).resolve().parent.parent / "trees"
+RUNS = "runs/"  # options naming a file under it point into the record of long runs (runs/README.md)
 
 
 @dataclass(frozen=True)
@@ -43,8 +54,29 @@ class Rebuild:
     fast: bool  # under about a minute on 2 cores: rebuilt in CI
     took: str  # as measured when the file was built (see the README)
 
-    def command(self, output: Path | str, quiet: bool = True, bactree: str = "bactree") -> list[str]:
-        return [bactree, "build", *shlex.split(self.options), *(["--quiet"] if quiet else []), "-o", str(output)]
+    def command(
+        self, output: Path | str, quiet: bool = True, bactree: str = "bactree", options: list[str] | None = None
+    ) -> list[str]:
+        """The build's command line; `options` in place of `self.options` (`inputs_moved`)."""
+        options = shlex.split(self.options) if options is None else options
+        return [bactree, "build", *options, *(["--quiet"] if quiet else []), "-o", str(output)]
+
+    def inputs_moved(self, folder: Path, from_scratch: bool) -> list[str]:
+        """The options with every file of runs/ out of the way: a `--refutations` file copied into `folder` (or, with
+        `from_scratch`, a new one there), and with `from_scratch` no `--exact-from`."""
+        tokens = shlex.split(self.options)
+        out: list[str] = []
+        for i, token in enumerate(tokens):
+            before = tokens[i - 1] if i else ""
+            if from_scratch and (token == "--exact-from" or before == "--exact-from"):
+                continue
+            if before == "--refutations" and token.startswith(RUNS):
+                copy = folder / Path(token).name
+                if not from_scratch:
+                    shutil.copyfile(TREES.parent / token, copy)
+                token = str(copy)
+            out.append(token)
+        return out
 
 
 REBUILDS: tuple[Rebuild, ...] = (
@@ -145,10 +177,14 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def rebuild(entry: Rebuild, trees: Path, folder: Path, bactree: str) -> bool:
-    """Build one entry into `folder` with `bactree`, compare it with `trees`' file, print one line; True when identical."""
+def rebuild(entry: Rebuild, trees: Path, folder: Path, bactree: str, from_scratch: bool = False) -> bool:
+    """Build one entry into `folder` with `bactree`, compare it with `trees`' file, print one line; True when identical
+    (or, `from_scratch`, when the file claims no optimum: skipped)."""
     out = folder / entry.file
-    command = entry.command(out, bactree=bactree)
+    if from_scratch and not orjson.loads((trees / entry.file).read_bytes()).get("optimal"):
+        print(f"{entry.file:38} skipped: not optimal, nothing to re-prove", flush=True)
+        return True
+    command = entry.command(out, bactree=bactree, options=entry.inputs_moved(folder, from_scratch))
     started, cpu_before = time.perf_counter(), children_cpu()
     # From the repository's top, where the paths in the options (a refutation file under runs/) point.
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=TREES.parent)
@@ -173,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="rebuild the slow trees too (minutes to hours)")
     parser.add_argument("--trees", type=Path, default=TREES, help="folder of the files to compare with (default: trees/)")
     parser.add_argument("--list", action="store_true", help="print every entry's build time and command; build nothing")
+    parser.add_argument("--from-scratch", action="store_true",
+                        help="read no file of runs/: every optimal tree re-proved by its build alone")
     args = parser.parse_args(argv)
     try:
         if not args.trees.is_dir():
@@ -190,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     began, cpu = time.perf_counter(), children_cpu()
     with tempfile.TemporaryDirectory(prefix="bactree-rebuild-") as folder:
-        failed = [entry.file for entry in entries if not rebuild(entry, args.trees, Path(folder), bactree)]
+        failed = [entry.file for entry in entries if not rebuild(entry, args.trees, Path(folder), bactree, args.from_scratch)]
     summary = f"{len(entries) - len(failed)} of {len(entries)} rebuilt identical in {time.perf_counter() - began:.1f} s wall, {children_cpu() - cpu:.1f} s CPU"
     print(summary if not failed else f"{summary}; differ or failed: {', '.join(failed)}")
     return 1 if failed else 0

@@ -9,7 +9,9 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
+from bactree.pipeline import subproblems
 from bactree.pipeline.build import build
+from bactree.pipeline.resume import PartResult, Resumed
 from bactree.cli.main import app
 from bactree.game import BactreeError, Game
 from bactree.treefile import renamed, replay_tree
@@ -133,3 +135,34 @@ def test_a_tie_keeps_the_budgeted_tree(tmp_path: Path, exact: tuple[int, dict[st
     path = tmp_path / "exact.json.resume"
     path.write_bytes(orjson.dumps({"header": saved["header"], "parts": [], "branches": ties}))
     assert budgeted(path) == alone
+
+
+@pytest.mark.parametrize("code", ["0" * 32, None], ids=["other code", "no code"])
+def test_an_exact_file_of_other_search_code_betters_the_tree_but_proves_nothing(
+    tmp_path: Path, exact: tuple[int, dict[str, Any]], code: str | None
+) -> None:
+    """Its finished parts' trees stand (replayed), but their optimality is another code's claim: the bound stays the
+    budgeted build's, so the tree is not called optimal."""
+    least, saved = exact
+    alone = budgeted(None)
+    header = {key: value for key, value in saved["header"].items() if key != "code"} | ({"code": code} if code else {})
+    path = tmp_path / "exact.json.resume"
+    path.write_bytes(orjson.dumps({**saved, "header": header}))
+    said: list[str] = []
+    doc = build(GAME, "expected", budget=0, workers=1, exact_from=path, progress=said.append).document
+    assert doc["stats"]["total_guesses"] == least < alone["stats"]["total_guesses"]
+    assert doc["optimal"] == (least == alone["stats"]["lower_bound"])  # by the budgeted build's bound alone
+    assert doc["stats"].get("lower_bound", least) == alone["stats"]["lower_bound"]
+    assert ("exact.json.resume was made by other search code: its trees stand where they cost less (each replayed), "
+            "its bounds prove nothing here") in said
+
+
+@pytest.mark.parametrize("same_code", [True, False])
+def test_a_finished_part_of_other_search_code_gives_its_tree_not_its_bound(same_code: bool) -> None:
+    """`_bettered` on one part: the exact build's optimal total is a proof only under the same search code."""
+    tree = {"guess": "012"}
+    ours = PartResult("0B1C", 1, 5, 3, False, {"guess": "013"}, 0.0, 0)
+    theirs = PartResult("0B1C", 1, 4, 4, True, tree, 0.0, 0)
+    got = subproblems._bettered(ours, Resumed({"0B1C": theirs}, {}, same_code), lambda message: None)
+    assert (got.cost, got.tree) == (4, tree)
+    assert (got.lower_bound, got.optimal) == ((4, True) if same_code else (3, False))

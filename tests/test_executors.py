@@ -272,7 +272,7 @@ def test_workers_end_when_their_parent_is_killed():
     """SIGKILL leaves no cleanup to run: each worker reads the end of its own pipe and leaves."""
     script = """
 import os, signal, sys
-from bactree.executors import make_executor
+from bactree.pipeline.executors import make_executor
 pool = make_executor("local", workers=2)
 pool.start(int, (), at_most=2)  # a set-up that does nothing
 import multiprocessing

@@ -111,8 +111,9 @@ def test_a_split_build_stops_and_resumes_to_the_same_bytes(tmp_path: Path, budge
     done = re.search(r"resuming: (\d+) of 8 subproblems already done", resumed.stderr)
     assert done and 1 <= int(done.group(1)) < 8, resumed.stderr
     never_stopped = build(GAME_3X10, "expected", budget=budget, workers=2).document
-    assert (tmp_path / "out.json").read_bytes() == dumps(never_stopped)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
+    assert (tmp_path / "out.new.json").read_bytes() == dumps(never_stopped)  # beside the old file, kept
+    assert (tmp_path / "out.json").read_bytes() == OLD
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json", "out.new.json"]
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -141,7 +142,7 @@ def test_a_finalizer_failing_after_a_signal_prints_no_traceback(signal_error: st
     """A signal landing while an object is half built (as in numba's compiler) leaves its finalizer failing later."""
     script = f"""
 import typer
-from bactree.exits import Terminated, cli_errors
+from bactree.cli.exits import Terminated, cli_errors
 
 class HalfBuilt:
     def __del__(self):
@@ -166,7 +167,7 @@ def test_a_signal_landing_in_a_finalizer_prints_no_traceback() -> None:
     script = """
 import os, signal
 import typer
-from bactree.exits import cli_errors
+from bactree.cli.exits import cli_errors
 
 class SignalsWhileCollected:
     def __del__(self):
@@ -230,6 +231,6 @@ def test_a_worker_killed_mid_build_ends_it_with_one_line_and_resume_finishes(tmp
     while _session_processes(process.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _session_processes(process.pid), "worker processes outlived the build"
-    resumed = run_build(tmp_path, [*SPLIT, "--resume"])
+    resumed = run_build(tmp_path, [*SPLIT, "--resume", "--force"])  # asked to replace the old file
     assert resumed.returncode == 0, resumed.stderr
     assert (tmp_path / "out.json").read_bytes() == dumps(build(GAME_3X10, "expected", workers=2).document)

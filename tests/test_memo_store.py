@@ -264,3 +264,27 @@ def test_after_the_kernel_bounds_are_forgotten_the_kernels_fill_the_table_the_ca
     search._cap_memo()
     assert _memo._memo_bounds(search.kernel_memo) == 0
     assert _memo._memo_size(search.kernel_memo) == values  # the values stay
+
+
+def test_a_memo_of_other_search_code_is_not_loaded_and_proves_nothing(tmp_path, monkeypatch, keep_everything) -> None:
+    """Values written under other search code (here forged: each 3 below what was proven) are not read: the resumed
+    build searches again and writes what a fresh build writes, and says so in one line."""
+    checkpoint = tmp_path / "out.json.resume"
+    first = split_build(checkpoint, monkeypatch, resume=False)
+    own = [path for path in memo_store.memo_files(checkpoint) if path.name != checkpoint.name + ".memo"]
+    entries = memo_store.merged(*(memo_store.read_memo(path, GAME, TOTAL_GUESSES.name, False) for path in own))
+    assert entries
+    for path in own:
+        path.unlink()
+    checkpoint.unlink()
+    base = checkpoint.with_name(checkpoint.name + ".memo")
+    with monkeypatch.context() as other:
+        other.setattr(memo_store, "search_code", lambda: "0" * 32)
+        memo_store.write_memo(base, GAME, TOTAL_GUESSES.name, False, {k: (v - 3, g) for k, (v, g) in entries.items()})
+    assert memo_store.read_memo(base, GAME, TOTAL_GUESSES.name, False) is None
+    messages: list[str] = []
+    again = split_build(checkpoint, monkeypatch, resume=True, messages=messages)
+    assert dumps(again.document) == dumps(first.document)
+    assert ("1 memo file(s) beside out.json.resume were made by other search code: not loaded, their sets are "
+            "searched again") in messages
+    assert not any("proven values of sets reloaded" in message for message in messages)

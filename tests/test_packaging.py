@@ -43,3 +43,14 @@ def test_the_changelog_starts_with_this_release() -> None:
     released = [name for name in headings if name != "Unreleased"]
     assert released and released[0] == bactree.__version__
     assert headings.count("Unreleased") <= 1 and headings[: headings.count("Unreleased")] in ([], ["Unreleased"])
+
+
+def test_the_licence_is_mit_in_the_file_the_metadata_and_the_readme() -> None:
+    """LICENSE holds the MIT text, pyproject.toml says so as an SPDX expression, and the README ends saying so."""
+    licence = (REPO / "LICENSE").read_text()
+    assert licence.startswith("MIT License\n\nCopyright (c) 2026 the bactree developers\n")
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in licence
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert (pyproject["project"]["license"], pyproject["project"]["license-files"]) == ("MIT", ["LICENSE"])
+    assert pyproject["build-system"]["requires"] == ["setuptools>=77"]  # the first to read an SPDX expression
+    assert (REPO / "README.md").read_text().splitlines()[-1] == "bactree is MIT-licensed: see [LICENSE](LICENSE)."

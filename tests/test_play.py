@@ -266,10 +266,11 @@ def test_cli_walk_secret_and_game_options(bc3_tree: Path) -> None:
 
 def test_cli_walk_default_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shipped, "trees_dir", lambda: tmp_path)
-    result = invoke("walk", "--game", "mastermind")
+    result = invoke("walk", "--game", "mastermind", "-n", "5")  # too large to build on the spot (tests/test_cli_trees.py)
     assert result.exit_code == 2
     assert result.output == (
-        f"Error: no shipped tree for mastermind-4x6 (4 of '123456', repeats) in {tmp_path}; pass a tree file instead\n"
+        "Error: no shipped tree for mastermind-5x6 (5 of '123456', repeats); building one takes more than seconds "
+        "(7,776 codes): bactree build --game mastermind -n 5 --tie-break none -o mastermind-5x6.json, then bactree walk mastermind-5x6.json\n"
     )
     write_tree(tmp_path / "bulls-cows-3x4-worst-case.json", BC3)
     result = invoke("walk", *GAME_OPTIONS, "--secret", "312")

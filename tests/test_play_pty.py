@@ -90,8 +90,8 @@ def test_walk_ctrl_c(bc3_tree: str) -> None:
 
 
 def test_walk_missing_shipped_tree_is_one_line() -> None:
-    child = spawn("walk", "-n", "3", "--symbols", "0123456")
-    child.expect_exact("Error: no shipped tree for bulls-cows-3x7")
+    child = spawn("walk", "-n", "5", "--symbols", "01234567")
+    child.expect_exact("Error: no shipped tree for bulls-cows-5x8")
     finish(child, 2)
     assert child.log.text.strip().count("\n") == 0
 

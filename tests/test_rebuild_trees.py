@@ -131,3 +131,29 @@ def test_a_listed_tree_missing_from_trees_is_refused(
     code, _, err = run(capsys, "--trees", str(tmp_path))
     assert code == 2
     assert err == f"Error: {tmp_path.resolve()}/bulls-cows-4x10-worst-case.json, listed in REBUILDS, does not exist\n"
+
+
+def test_files_of_runs_are_copied_never_written_and_from_scratch_not_read(tmp_path: Path) -> None:
+    """A rebuild saves its refutations into a copy of the runs/ file; from scratch it starts a new file and drops
+    `--exact-from`, so no proof comes from runs/."""
+    entry = rebuild_trees.BY_FILE["mastermind-5x8-worst-case.json"]
+    source = "runs/mastermind-5x8-height6.refutations.json"
+    assert source in shlex.split(entry.options)
+    copied = entry.inputs_moved(tmp_path, from_scratch=False)
+    assert str(tmp_path / "mastermind-5x8-height6.refutations.json") in copied and source not in copied
+    assert (tmp_path / "mastermind-5x8-height6.refutations.json").read_bytes() == (
+        rebuild_trees.TREES.parent / source).read_bytes()
+    (tmp_path / "mastermind-5x8-height6.refutations.json").unlink()
+    fresh = entry.inputs_moved(tmp_path, from_scratch=True)
+    assert fresh == copied and not any(tmp_path.iterdir())
+    expected = rebuild_trees.BY_FILE["bulls-cows-5x10-expected.json"]
+    assert "--exact-from" in expected.options and "--exact-from" not in expected.inputs_moved(tmp_path, True)
+    assert not any(token.startswith("runs/") for token in expected.inputs_moved(tmp_path, True))
+
+
+def test_from_scratch_rebuilds_an_optimal_tree_and_skips_one_not_proven(tmp_path: Path, capsys) -> None:
+    shutil.copy(trees_dir() / SMALL, tmp_path / SMALL)
+    shutil.copy(trees_dir() / "mastermind-5x8-expected.json", tmp_path / "mastermind-5x8-expected.json")
+    code, lines, _ = run(capsys, "--trees", str(tmp_path), "--from-scratch", SMALL, "mastermind-5x8-expected.json")
+    assert code == 0 and lines[0].startswith(SMALL) and lines[0].endswith(" bytes  identical")
+    assert lines[1] == f"{'mastermind-5x8-expected.json':38} skipped: not optimal, nothing to re-prove"

@@ -10,6 +10,7 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 from naive_search import fits_within
 from test_set_symmetry import met_sets, random_image
 
@@ -17,7 +18,8 @@ from bactree.pipeline.build import build
 from bactree.game import BactreeError, Game
 from bactree.search.height import solver as search_height
 from bactree.search.height import refutations
-from bactree.treefile import dumps
+from bactree.cli.main import app
+from bactree.treefile import dumps, game_to_json
 
 GAMES = [Game(3, "01234", False), Game(3, "123", True), Game(2, "1234", True), Game(3, "0123", False)]
 STEPS = st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=3)
@@ -60,7 +62,7 @@ def test_a_loaded_store_refutes_what_was_saved_and_searches_agree_with_brute_for
     first = searched(game, steps, depth)
     first.refutations.save(path, game)
     solver = search_height.Solver(game)
-    assert solver.refutations.load(path, game) == len(first.refutations)
+    assert solver.refutations.load(path, game) == (len(first.refutations), 0)
     for entry_depth, codes in first.refutations.entries():
         image = random_image(game, [game.codes[c] for c in codes], seed)
         subset = np.array(sorted(game.code_index[c] for c in image), np.int64)
@@ -99,7 +101,7 @@ def _damaged(document: dict) -> dict:
     ("change", "message"),
     [
         (lambda d: {**d, "format": "bactree-tree"}, "is not a bactree refutation store"),
-        (lambda d: {**d, "version": 2}, "refutation store version 2, not 1"),
+        (lambda d: {**d, "version": 3}, "refutation store version 3, not 1 or 2"),
         (lambda d: {**d, "game": {**d["game"], "symbols": "0123457"}}, "is a refutation store of another game"),
         (_damaged, "do not match its digest"),
         (lambda d: [1, 2], "is not a bactree refutation store"),
@@ -154,7 +156,7 @@ def test_a_loaded_store_refutes_every_image_of_what_was_saved(tmp_path, seed):
     path = tmp_path / "store.json"
     saved.refutations.save(path, SEVEN)
     solver = search_height.Solver(SEVEN)
-    assert solver.refutations.load(path, SEVEN) == len(saved.refutations) == 5
+    assert solver.refutations.load(path, SEVEN) == (len(saved.refutations), 0) == (5, 0)
     for depth, codes in saved.refutations.entries():
         image = random_image(SEVEN, [SEVEN.codes[c] for c in codes], seed)
         subset = np.array(sorted(SEVEN.code_index[c] for c in image), np.int64)
@@ -167,7 +169,7 @@ def test_a_store_kept_in_a_file_is_saved_however_the_block_ends_and_loaded_again
     path = tmp_path / "kept.json"
     solver = search_height.Solver(SEVEN)
     with pytest.raises(KeyboardInterrupt), refutations.kept_in(solver.refutations, path, SEVEN) as loaded:
-        assert loaded == 0 and not path.exists()
+        assert loaded == (0, 0) and not path.exists()
         first = SEVEN.code_index["012"]
         for part in solver.split(solver.all_guesses, first):
             if str(solver.answer_to(first, part)) in ("0B0C", "0B1C"):
@@ -175,7 +177,7 @@ def test_a_store_kept_in_a_file_is_saved_however_the_block_ends_and_loaded_again
         raise KeyboardInterrupt
     again = search_height.Solver(SEVEN)
     with refutations.kept_in(again.refutations, path, SEVEN) as loaded:
-        assert loaded == len(solver.refutations) == 2
+        assert loaded == (len(solver.refutations), 0) == (2, 0)
     assert again.refutations.entries() == solver.refutations.entries()
 
 
@@ -189,7 +191,7 @@ def test_a_store_kept_in_a_file_saves_as_it_grows(tmp_path):
             if str(solver.answer_to(first, part)) in ("0B0C", "0B1C", "1B1C"):
                 solver.find_guess(part, 3, (first,))
                 saved.append(search_height.Solver(SEVEN).refutations.load(path, SEVEN))
-    assert saved == [1, 2, 3]
+    assert saved == [(1, 0), (2, 0), (3, 0)]
 
 
 def test_past_its_cap_a_store_forgets_the_refutations_of_fewest_guesses_first():
@@ -245,7 +247,7 @@ def test_a_height_whose_first_guesses_leave_stored_parts_is_refuted_before_the_f
     assert not fresh.refuted_one_guess_deep(everything, 5)  # a tree of 5 exists: nothing can rule it out
     said: list[str] = []
     assert dumps(build(game, "worst-case", "none", progress=said.append, refutations=path).document) == plain
-    assert any(m.startswith("height 4: refuted (every first guess leaves a part refuted") for m in said)
+    assert any(m.startswith("height 4: refuted (every first guess leaves a part ruled out") for m in said)
     assert not any("height 4: searching for a tree" in m for m in said)
 
 
@@ -268,7 +270,7 @@ def test_merged_stores_hold_every_set_once_and_refuse_a_damaged_input(tmp_path, 
     argv = ["--game", "mastermind", "-n", "3", "--symbols", "12345", "-o", str(out), str(tmp_path / "a.json"), str(tmp_path / "b.json")]
     merge.main(argv)
     merged = search_height.Solver(game).refutations
-    assert merged.load(out, game) == len(refuted)  # the set in both files is kept once
+    assert merged.load(out, game) == (len(refuted), 0)  # the set in both files is kept once
     assert all(merged.refuted(part, 3) for part in refuted)
     again = tmp_path / "again.json"
     merge.main(argv[:-3] + [str(again), str(tmp_path / "a.json"), str(tmp_path / "b.json")])
@@ -279,3 +281,82 @@ def test_merged_stores_hold_every_set_once_and_refuse_a_damaged_input(tmp_path, 
         merge.main(argv[:-2] + [str(damaged)])
     assert stopped.value.code == 2
     assert "do not match its digest" in capsys.readouterr().err
+
+
+def _one_part_per_first_guess(game: Game, depth: int) -> list[list]:
+    """Entries [depth - 1, codes]: for each first guess the search tries within `depth`, its largest part."""
+    run = search_height.Solver(game)
+    everything = run.all_guesses
+    return [[depth - 1, max(run.split(everything, int(g)), key=len).tolist()] for g in run.ordered_guesses(everything, depth, ())]
+
+
+def _version_1_file(path: Path, game: Game, entries: list[list]) -> None:
+    """A refutation file as version 1 wrote it: no search code named, so its entries are claims only."""
+    entries = sorted(entries, key=lambda entry: (entry[0], len(entry[1]), entry[1]))
+    document = {"format": refutations.STORE_FORMAT, "version": 1, "game": game_to_json(game),
+                "digest": refutations._digest(entries), "entries": entries}
+    path.write_bytes(orjson.dumps(document))
+
+
+def test_a_file_of_other_search_code_steers_but_refutes_nothing(tmp_path, monkeypatch):
+    """True refutations written by other code: the build refutes height 4 itself (no store line) and writes the
+    same tree; saved again, the file holds what this code refuted as its entries, and the rest as claims."""
+    game = Game(3, "12345", True)
+    plain = dumps(build(game, "worst-case", "none").document)
+    run = search_height.Solver(game)
+    everything = run.all_guesses
+    for guess in run.ordered_guesses(everything, 4, ()):
+        failed = [part for part in run.split(everything, int(guess)) if run.find_guess(part, 3, (int(guess),)) < 0]
+        run.refutations.add(max(failed, key=len), 3)
+    path = tmp_path / "parts.json"
+    with monkeypatch.context() as other:
+        other.setattr(refutations, "search_code", lambda: "0" * 32)
+        run.refutations.save(path, game)
+    claimed = len(run.refutations.entries())
+    fresh = search_height.Solver(game)
+    assert fresh.refutations.load(path, game) == (0, claimed)
+    assert not fresh.refuted_one_guess_deep(everything, 4)
+    said: list[str] = []
+    assert dumps(build(game, "worst-case", "none", progress=said.append, refutations=path).document) == plain
+    assert said[:2] == [
+        f"refutations: 0 set(s) loaded from {path}; saved there as the search goes",
+        f"refutations: {claimed} set(s) of {path} were refuted by other search code (or name none): they steer the "
+        "search, and every height is refuted again here",
+    ]
+    assert "height 4: searching for a tree (iterative broadening)" in said
+    saved = orjson.loads(path.read_bytes())
+    assert saved["code"] == refutations.search_code() and saved["entries"]
+    assert not any(entry in saved["claims"] for entry in saved["entries"])
+    again = search_height.Solver(game)
+    assert again.refutations.load(path, game) == (len(saved["entries"]), len(saved["claims"]))
+    for depth, codes in run.refutations.entries():  # each claim now refuted by this code, or still a claim
+        subset = np.array(codes, np.int64)
+        assert again.refutations.refuted(subset, depth) or again.refutations.claims.match(subset, depth) is not None
+
+
+@pytest.mark.parametrize("tie_break", [None, "none"])
+def test_forged_refutations_contradicted_by_the_tree_found_are_an_error_naming_the_entry(tmp_path, tie_break):
+    """As with Mastermind 4x6 once: a file saying one part of every first guess has no tree within h - 1 would,
+    believed, refute the height h the game has; as claims they are contradicted by the tree found, and the build
+    stops naming the entry instead of writing a tree."""
+    game = Game(3, "12345", True)
+    height = build(game, "worst-case", "none").height
+    path = tmp_path / "forged.json"
+    _version_1_file(path, game, _one_part_per_first_guess(game, height))
+    with pytest.raises(refutations.ClaimContradicted) as caught:
+        build(game, "worst-case", tie_break, refutations=path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: its entry [{height - 1}, [") and "\n" not in message
+    assert f"says no tree solves that set within {height - 1} guesses, but the search found one within" in message
+
+
+def test_the_command_refuses_a_contradicted_file_and_writes_no_tree(tmp_path):
+    game = Game(3, "12345", True)
+    path = tmp_path / "forged.json"
+    _version_1_file(path, game, [[5, list(range(len(game.codes)))]])  # "the whole game has no tree within 5"
+    out = tmp_path / "tree.json"
+    result = CliRunner().invoke(app, ["build", "-g", "mastermind", "-n", "3", "--symbols", "12345", "--tie-break",
+                                      "none", "--refutations", str(path), "--quiet", "-o", str(out)])
+    assert result.exit_code != 0 and not out.exists()
+    assert result.output.startswith(f"Error: {path}: its entry [5, [0, 1, 2, 3, ...]] ({len(game.codes)} secrets) says "
+                                    "no tree solves that set within 5 guesses, but the search found one within")

@@ -279,3 +279,21 @@ def test_a_split_build_runs_whole_parts_first_then_large_parts_smallest_first(mo
     assert len(whole) == 5 and searched and max(whole) < min(searched), kinds
     large = list(dict.fromkeys(answer for kind, answer in pool.started if kind in ("_solve_branch", "_solve_pieces")))
     assert large == ["0B2C", "1B0C", "0B1C"], large  # 36, 36 (in answer order) and 72 secrets
+
+
+@pytest.mark.parametrize("code", ["0" * 32, None], ids=["other code", "no code"])
+def test_a_resume_file_of_other_search_code_is_searched_again(tmp_path: Path, code: str | None) -> None:
+    """A budgeted build's saved parts, forged to claim each optimal (lower bound = total), under other search code or
+    none: the resumed build searches every part again and writes what a fresh build writes, optimal as that is."""
+    game = Game(3, "01234567", False)  # with no budget beyond the greedy trees, 1455 guesses, at least 1449
+    path = tmp_path / "out.json.resume"
+    fresh = build(game, "expected", budget=0, workers=1, checkpoint=path)
+    assert not fresh.document["optimal"]  # else a forged bound would change nothing
+    saved = orjson.loads(path.read_bytes())
+    header = {key: value for key, value in saved["header"].items() if key != "code"} | ({"code": code} if code else {})
+    forged = [{**part, "lower_bound": part["cost"], "optimal": True} for part in saved["parts"]]
+    path.write_bytes(orjson.dumps({"header": header, "parts": forged}))
+    said: list[str] = []
+    again = build(game, "expected", budget=0, workers=1, checkpoint=path, resume=True, progress=said.append)
+    assert dumps(again.document) == dumps(fresh.document)
+    assert f"resuming: out.json.resume was made by other search code: its {len(forged)} subproblems are searched again" in said

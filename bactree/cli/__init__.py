@@ -1,7 +1,8 @@
 """The command line: the `bactree` console script, a thin shell over the library.
 
     command  the process set up for one command (before numpy loads), then `main`
-    main     the typer application and its commands: build, verify, walk, play, html, export, ...
+    main     the typer application and its commands: build, walk, play, html, evaluate, ...
+    trees    the commands on tree files (`trees`, `verify`, `export`), and tree files as commands take them
     coach    the coach's commands (`analyse`, `review`)
     crack    `bactree crack`
     options  the options every command that takes a game shares (`--game`, `-n`, `--symbols`, ...)

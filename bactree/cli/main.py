@@ -22,6 +22,7 @@ import typer
 from .. import __version__
 from . import coach as cli_coach
 from . import crack as cli_crack
+from . import trees as cli_trees
 from .app import App, Group
 from .options import GameName, Length, Repeats, Symbols, game_option, resolve_game
 from .exits import cli_errors
@@ -53,59 +54,21 @@ def options(
     """Options before any command."""
 
 
-@app.command()
-def verify(
-    files: Annotated[list[Path], typer.Argument(help="Tree files to check.", show_default=False)],
-) -> None:
-    """Replay every secret through each tree file and check every rule of the format.
-
-    Prints the figures of each file; exits 1 naming the first defect.
-
-    Example: bactree verify trees/*.json
-    """
-    from ..treefile import TreeFormatError, check_document, read_document
-
-    with cli_errors():
-        for path in files:
-            try:
-                doc = read_document(path)
-                replay = check_document(doc, str(path))
-            except TreeFormatError as err:
-                typer.echo(f"FAIL {err}", err=True)
-                raise typer.Exit(1) from None
-            optimal = "optimal" if doc["optimal"] else "not proven optimal"
-            typer.echo(
-                f"ok   {path}: {replay.secrets} secrets, max {replay.max_guesses}, "
-                f"total {replay.total_guesses}, mean {replay.total_guesses / replay.secrets:.4f}, "
-                f"{replay.nodes} nodes, {optimal}"
-            )
+app.command("trees")(cli_trees.trees)
+app.command("verify")(cli_trees.verify)
+app.command("export")(cli_trees.export)
 
 
-@app.command()
-def export(
-    file: Annotated[Path, typer.Argument(help="Tree file to export.", show_default=False)],
-    out: Annotated[
-        Path, typer.Option("--output", "-o", help="Graph file to write: .graphml, .gexf, or .dot/.gv.", show_default=False)
-    ],
-) -> None:
-    """Write a checked tree file as a graph for yEd, Gephi or Graphviz; the suffix picks the format.
-
-    One graph node per tree node (guess, depth, candidates), one edge per answer (answer).
-
-    Example: bactree export trees/bulls-cows-4x10-worst-case.json -o tree.graphml
-    """
-    from ..export import export_tree
-
-    with cli_errors():
-        graph = export_tree(file, out)
-    typer.echo(f"wrote {out}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
+def note(message: str) -> None:
+    """One line on stderr that says what a command does on its own (a tree built now, a file kept)."""
+    typer.echo(message, err=True)
 
 
 @app.command()
 def html(
     file: Annotated[
-        Optional[Path],
-        typer.Argument(help="Tree file (default: the game's best shipped tree).", show_default=False),
+        Optional[str],
+        typer.Argument(help="Tree file, or a shipped tree's name (default: the game's best shipped tree).", show_default=False),
     ] = None,
     out: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
     game: GameName = None,  # type: ignore[assignment]
@@ -117,16 +80,17 @@ def html(
 
     The page embeds the checked tree, its script and style; it opens from disk with no network.
 
-    Example: bactree html trees/mastermind-4x6-worst-case.json -o mastermind.html
+    Example: bactree html mastermind-4x6-worst-case -o mastermind.html
     """
     from ..game import preset
     from ..page import tree_page
+    from ..shipped import find_tree
     from ..treefile import write_atomic
     from ..walker import shipped_tree_path
 
     with cli_errors():
         chosen = game_option(game, length, symbols, repeats)
-        path = file if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
+        path = find_tree(file) if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
         page, doc = tree_page(path, chosen, rename=file is None)
         write_atomic(out, page.encode())
     typer.echo(f"wrote {out}: {path.name}, {doc['stats']['nodes']} nodes, {len(page) // 1024} KiB")
@@ -135,8 +99,8 @@ def html(
 @app.command()
 def walk(
     file: Annotated[
-        Optional[Path],
-        typer.Argument(help="Tree file (default: the game's best shipped tree: least height, then least total).", show_default=False),
+        Optional[str],
+        typer.Argument(help="Tree file, or a shipped tree's name (default: the game's best shipped tree: least height, then least total; for a small game with none, one built now).", show_default=False),
     ] = None,
     game: GameName = None,  # type: ignore[assignment]
     length: Length = None,
@@ -155,10 +119,10 @@ def walk(
     Example: bactree walk --game mastermind
     """
     from ..pegs import code_painter
-    from ..play import WalkSession, line_reader, open_tree, walk_secret
+    from ..play import WalkSession, line_reader, walk_secret
 
     with cli_errors():
-        tree = open_tree(file, game_option(game, length, symbols, repeats))
+        tree = cli_trees.game_tree(file, game_option(game, length, symbols, repeats), lambda made: f"bactree walk {made}", note)
         show = code_painter(tree.game, sys.stdout)
         if secret is not None:
             walk_secret(tree, secret, typer.echo, show)
@@ -195,8 +159,8 @@ def play(
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
     coach: Annotated[bool, typer.Option("--coach", help="Solo: after each guess, its value against the best guess and its luck, as review says.")] = False,
     tree_file: Annotated[
-        Optional[Path],
-        typer.Option("--tree", help="Versus: the computer plays this tree (default: the game's best shipped tree)."),
+        Optional[str],
+        typer.Option("--tree", help="Versus: the computer plays this tree file or shipped tree (default: the game's best shipped tree; for a small game with none, one built now).", metavar="FILE"),
     ] = None,
 ) -> None:
     """Play a game at the terminal: alone, against the computer, or two people with the computer as referee.
@@ -210,7 +174,7 @@ def play(
     """
     from ..game import preset
     from ..pegs import code_painter
-    from ..play import RefereeSession, SoloSession, VersusSession, line_reader, open_tree, pick_secret
+    from ..play import RefereeSession, SoloSession, VersusSession, line_reader, pick_secret
 
     read = line_reader(not sys.stdin.isatty())  # from a pipe, what was read is echoed: the transcript keeps it
     with cli_errors():
@@ -224,7 +188,7 @@ def play(
         if seed is not None and mode is Mode.referee:
             raise BactreeError("--seed picks the computer's secret: with --mode referee a person holds it")
         if mode is Mode.versus:
-            tree = open_tree(tree_file, chosen)
+            tree = cli_trees.game_tree(tree_file, chosen, lambda made: f"bactree play --mode versus --tree {made}", note)
             session = VersusSession(tree, pick_secret(tree.game, seed), read, typer.echo, hints)
         elif mode is Mode.solo:
             chosen = chosen or preset("bulls-cows")
@@ -364,7 +328,8 @@ def build(
     tie_break: Annotated[Optional[str], typer.Option("--tie-break", help="With worst-case: among the least-height trees minimise these keys in order, comma-separated: nodes, total (guesses), crush (secrets at the least height), e.g. crush,total; or none (the least height only, for big games). Default nodes.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: every guess must be still possible given the answers so far.")] = False,
     max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective; with worst-case only checked against the least height, and recorded).")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME[-hard]-OBJECTIVE.json, OBJECTIVE crush for a crush tie-break, -maxK added with --max-guesses).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Tree file to write (default: trees/GAME[-hard]-OBJECTIVE.json, OBJECTIVE crush for a crush tie-break, -maxK added with --max-guesses). A different file there is kept: the tree goes to NAME.new.json beside it.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the output file even when it holds a different tree (a proven one too).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; only the summary line.")] = False,
     budget: Annotated[
         Optional[int],
@@ -382,7 +347,8 @@ def build(
 ) -> None:
     """Compile a provably optimal tree and write it as a tree file (atomically).
 
-    An interrupted expected build (or worst-case build with --tie-break
+    A build never replaces a different file without --force: it writes
+    NAME.new.json beside it and says how to replace. An interrupted expected build (or worst-case build with --tie-break
     none) keeps its finished subproblems in OUTPUT.resume and writes no tree
     file; run it again with --resume.
 
@@ -414,6 +380,9 @@ def build(
         check_writable(output)  # a typo in -o fails now, not after the search
         if refutations is not None:
             check_writable(refutations)
+        warning = cli_trees.proven_warning(output, budget, force)
+        if warning is not None:
+            note(warning)  # even with --quiet: said before the search, not after it
         checkpoint = output.with_name(output.name + ".resume")
         saved = saved_checkpoints(checkpoint, first)
         if resume and not saved:
@@ -426,16 +395,20 @@ def build(
             exact_from,
         )
         raise_if_signalled()
-        write_atomic(output, dumps(result.document))
+        data = dumps(result.document)
+        written, kept = cli_trees.kept_output(output, data, force)
+        write_atomic(written, data)
         for path in [checkpoint, *saved_checkpoints(checkpoint, first), *memo_files(checkpoint)]:
             path.unlink(missing_ok=True)
         stats = result.stats
         typer.echo(
-            f"{output}: height {stats['max_guesses']}, {stats['nodes']} nodes, total {stats['total_guesses']}, "
+            f"{written}: height {stats['max_guesses']}, {stats['nodes']} nodes, total {stats['total_guesses']}, "
             f"mean {stats['mean_guesses']:.4f}, "
             + ("optimal" if result.document["optimal"] else f"not proven optimal (lower bound {stats['lower_bound']})")
             + f", {result.seconds:.1f}s"
         )
+        if kept is not None:
+            note(kept)
 
 
 app.command("crack")(cli_crack.crack)

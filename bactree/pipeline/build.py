@@ -112,7 +112,11 @@ def build(
     (`bactree.search.height.refutations`) for the worst-case objective: the
     exhaustive search starts from what it holds and saves what it refutes
     back to it as it goes and when it ends, so a build stopped by its budget
-    or a signal resumes its refutations. It never changes a proven result.
+    or a signal resumes its refutations. It never changes a proven result:
+    only a file of this search code is believed (`bactree.search.provenance`);
+    another's entries steer the search and are refuted again, and a tree
+    found for a set one of them claims refuted is an error naming it
+    (`ClaimContradicted`), never a written tree.
 
     `exact_from` names the resume file of an exact expected build of the
     same game (run for hours, unfinished): a budgeted expected build takes
@@ -158,8 +162,13 @@ def build(
     with contextlib.ExitStack() as kept:
         if refutations is not None:
             # Only refutations above the kernel's depth are kept in the file: those take seconds to hours each.
-            loaded = kept.enter_context(kept_in(solver.refutations, refutations, game, min_depth=search_height.KERNEL_DEPTH + 1))
-            say(f"refutations: {loaded} set(s) loaded from {refutations}; saved there as the search goes")
+            believed, claimed = kept.enter_context(
+                kept_in(solver.refutations, refutations, game, min_depth=search_height.KERNEL_DEPTH + 1)
+            )
+            say(f"refutations: {believed} set(s) loaded from {refutations}; saved there as the search goes")
+            if claimed:
+                say(f"refutations: {claimed} set(s) of {refutations} were refuted by other search code (or name none): "
+                    "they steer the search, and every height is refuted again here")
         return _built(game, solver, objective, tie_break, keys, max_guesses, progress, budget, workers, checkpoint,
                       resume, executor, address, hard, greedy, first_guess,
                       DEEPER_CALLS if deeper_calls is None else deeper_calls, start, exact_from)
@@ -176,6 +185,7 @@ def _built(
     everything = solver.all_guesses
     if objective == "worst-case" and tie_break == HEIGHT_ONLY:
         height, lower, root = least_height_tree(solver, progress, workers, checkpoint, resume, executor, address, budget)
+        _check_claims(solver, root)
         if lower == height:
             say(f"height {height} proven in {time.perf_counter() - start:.1f}s")
         else:
@@ -229,6 +239,8 @@ def _built(
         else:
             cost, lower, root = refine(search, everything, depth, (), budget, deeper_calls)
         searched = search.nodes_searched
+    if objective == "worst-case":
+        _check_claims(solver, root)
     optimal = cost == lower
     say(f"least {cost_kind.name}: {cost}" if optimal else f"best {cost_kind.name} found: {cost}, proven lower bound {lower}")
     # The file's lower bound is of the objective's main figure (tree format): for the worst case the height, proven
@@ -237,6 +249,13 @@ def _built(
     bound = height if objective == "worst-case" else lower // max(cost_kind.weights)
     doc = document(game, recorded, optimal, root, None if optimal else bound)
     return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, searched)
+
+
+def _check_claims(solver: Solver, root: Node) -> None:
+    """Raise `ClaimContradicted` if the tree found solves a set that a loaded file of other code claims refuted."""
+    claims = solver.refutations.claims
+    if claims is not None:
+        claims.check_tree(solver.game, solver.table, root)
 
 
 def least_height_tree(
@@ -274,8 +293,9 @@ def least_height_tree(
         say(solver.counted_out(depth - 1))
     lower: int | None = None  # the least height not refuted, once the exhaustive search could not decide one
     while True:
-        if lower is None and len(solver.refutations) and solver.refuted_one_guess_deep(solver.all_guesses, depth):
-            say(f"height {depth}: refuted (every first guess leaves a part refuted in the refutations loaded)")
+        if lower is None and solver.refuted_one_guess_deep(solver.all_guesses, depth):
+            say(f"height {depth}: refuted (every first guess leaves a part ruled out by counting or refuted in the "
+                "refutations loaded)")
             depth += 1
             continue
         # Past an undecided height no refutation can follow, so the next height's finder has no budget.

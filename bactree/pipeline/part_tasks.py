@@ -111,9 +111,9 @@ def _worker_cost_search() -> CostSearch:
     if _worker_search is None:
         _worker_search = CostSearch(_worker_solver, TOTAL_GUESSES)
         if _worker_memo is not None:
-            if _worker_memo.exists():
+            if _worker_memo.exists():  # `memo_store.gather` made it, of this search code
                 game, hard = _worker_solver.game, _worker_solver.hard
-                memo_store.restore(_worker_search, memo_store.read_memo(_worker_memo, game, TOTAL_GUESSES.name, hard))
+                memo_store.restore(_worker_search, memo_store.read_memo(_worker_memo, game, TOTAL_GUESSES.name, hard) or {})
             own = _worker_memo.with_name(f"{_worker_memo.name}.{os.getpid()}")
             _worker_search.keeper = memo_store.MemoKeeper(_worker_search, own)
     return _worker_search

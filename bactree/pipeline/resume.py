@@ -7,7 +7,10 @@ finished) each second guess valued or refuted so far. A saved part or
 second guess is reused only after its tree is replayed over the part's
 secrets and gives what the record claims; a file that is unreadable,
 malformed or another build's is refused with `ResumeFileError`, never
-trusted.
+trusted. A build's header names its search code
+(`bactree.search.provenance.search_code`): a file of other code, or
+naming none, is read and checked the same way but its claims (a part's
+lower bound, a second guess refuted) prove nothing (`Resumed.same_code`).
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ class Resumed:
 
     parts: dict[str, PartResult]
     branches: dict[str, list[SavedBranch]]
+    same_code: bool = True  # made by this search code: its bounds and refutations are proofs; else only its trees count
 
 
 class ResumeFileError(BactreeError):
@@ -88,11 +92,12 @@ def _saved_parts(
         raise _refuse(path, "not a resume file (expected an object with 'header' and 'parts')")
     if not isinstance(saved.get("branches", []), list):
         raise _refuse(path, "not a resume file ('branches' is not a list)")
-    if saved["header"] != header:
+    mine = {key: value for key, value in header.items() if key != "code"}
+    if not isinstance(saved["header"], dict) or {k: v for k, v in saved["header"].items() if k != "code"} != mine:
         raise _refuse(path, f"made by a different build ({made_by})")
     if any(not isinstance(raw, dict) or set(raw) != fields for raw in saved["parts"]):
         raise _refuse(path, "a saved part does not have the fields of one")
-    return {"parts": saved["parts"], "branches": saved.get("branches", [])}
+    return {"parts": saved["parts"], "branches": saved.get("branches", []), "code": saved["header"].get("code")}
 
 
 def _refuse(path: Path, problem: str) -> ResumeFileError:
@@ -103,7 +108,8 @@ def read_resume(path: Path, header: dict[str, Any], parts: dict[str, list[str]],
     """The subproblems an interrupted build saved in `path`, and its unfinished parts' second guesses, each checked.
 
     `parts` maps each answer to the first guess to the secrets it leaves.
-    The header must be this build's; every saved tree is replayed over its
+    The header must be this build's (but for the search code it names,
+    which sets `Resumed.same_code`); every saved tree is replayed over its
     part's secrets and must solve each within `depth` guesses at the total it
     claims, with a lower bound no higher than that total. A saved second
     guess's tree must start with that guess and give its value, below its
@@ -134,7 +140,8 @@ def read_resume(path: Path, header: dict[str, Any], parts: dict[str, list[str]],
         if not result.lower_bound <= result.cost or result.optimal != (result.lower_bound == result.cost):
             raise refuse(f"saved part {result.answer}: its lower bound {result.lower_bound} does not fit its total")
         done[result.answer] = result
-    return Resumed(done, _read_branches(path, saved["branches"], parts, game, depth, done))
+    branches = _read_branches(path, saved["branches"], parts, game, depth, done)
+    return Resumed(done, branches, "code" in header and saved["code"] == header["code"])
 
 
 def _read_branches(
@@ -180,7 +187,7 @@ def read_exact_build(path: Path, header: dict[str, Any], parts: dict[str, list[s
     `header` is the budgeted build's own; the file's must be the same but
     for the budget (none), the deeper calls (a budgeted search's only) and
     the greedy rule, which sets where an exact search starts, never what it
-    proves: the file's own is taken.
+    proves: the file's own is taken. (Its search code too: `Resumed.same_code`.)
     """
     exact = {key: value for key, value in header.items() if key != "deeper_calls"} | {"budget": None}
     try:

@@ -49,6 +49,7 @@ from .part_tasks import (
 )
 from ..search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver
 from ..search.cost import memo_store
+from ..search.provenance import search_code
 from .resume import FoundPart, PartResult, Resumed, SavedBranch, read_exact_build, read_found, read_resume
 from ..treefile import Node, node, write_atomic
 
@@ -114,19 +115,26 @@ def solve_by_first_answer(
     parts = solver.split(solver.all_guesses, first)
     answers = [str(solver.answer_to(first, part)) for part in parts]
     header = {"game": [game.length, game.symbols, game.repeats], "first": game.codes[first], "depth": depth, "budget": budget,
-              "hard": solver.hard, "greedy": greedy}
+              "hard": solver.hard, "greedy": greedy, "code": search_code()}
     if deeper_calls != DEEPER_CALLS:  # recorded only when not the default, so older resume files still load
         header["deeper_calls"] = deeper_calls
     done: dict[str, PartResult] = {}
     branches: dict[str, list[SavedBranch]] = {}  # second guesses of the large parts not done yet
     secrets = {answer: [game.codes[i] for i in part] for part, answer in zip(parts, answers)}
     known = None if exact is None else read_exact_build(exact, header, secrets, game, depth - 1)
+    if known is not None and not known.same_code:
+        say(f"{exact.name} was made by other search code: its trees stand where they cost less (each replayed), "
+            "its bounds prove nothing here")
     if resume is not None and resume.exists() and not fresh:
         resumed = read_resume(resume, header, secrets, game, depth - 1)
-        done, branches = resumed.parts, resumed.branches
-        waiting = sum(map(len, branches.values()))
-        say(f"resuming: {len(done)} of {len(parts)} subproblems already done"
-            + (f", and {waiting} second guesses of the others" if waiting else ""))
+        waiting = sum(map(len, resumed.branches.values()))
+        if resumed.same_code:
+            done, branches = resumed.parts, resumed.branches
+            say(f"resuming: {len(done)} of {len(parts)} subproblems already done"
+                + (f", and {waiting} second guesses of the others" if waiting else ""))
+        else:  # its bounds and refutations are another code's claims: every part is searched again
+            say(f"resuming: {resume.name} was made by other search code: its {len(resumed.parts)} subproblems"
+                + (f" and {waiting} second guesses" if waiting else "") + " are searched again")
 
     def save() -> None:
         if resume is not None:
@@ -167,9 +175,12 @@ def solve_by_first_answer(
             for path in memo_store.memo_files(resume):
                 path.unlink(missing_ok=True)
         elif todo:
-            kept = memo_store.gather(resume, game, TOTAL_GUESSES.name, solver.hard)
+            kept, others = memo_store.gather(resume, game, TOTAL_GUESSES.name, solver.hard)
             if kept:
                 say(f"{len(kept)} proven values of sets reloaded from {resume.name}.memo")
+            if others:
+                say(f"{len(others)} memo file(s) beside {resume.name} were made by other search code: not loaded, "
+                    "their sets are searched again")
         memo = resume.with_name(resume.name + ".memo")
     if todo:
         # Saved before any task starts, so that a build stopped before its first part or second guess ends can
@@ -202,16 +213,18 @@ def solve_by_first_answer(
 
 def _bettered(result: PartResult, exact: Resumed, say: Progress) -> PartResult:
     """`result`, or what an exact build has of its part where that costs less: the part itself, once finished (its
-    optimum, so its lower bound too), else its least second guess valued so far (ties to the lowest code; a
-    better tree, with `result`'s lower bound)."""
+    optimum, so its lower bound too, if the exact build is of this search code: else only its tree), else its least
+    second guess valued so far (ties to the lowest code; a better tree, with `result`'s lower bound)."""
     part = exact.parts.get(result.answer)
-    if part is not None and part.optimal:
+    if part is not None and part.optimal and exact.same_code:
         if part.cost < result.cost or part.lower_bound > result.lower_bound:
             say(f"{result.answer}: the exact build's optimal total {part.cost} stands for this build's {result.cost}")
             return replace(result, cost=part.cost, lower_bound=part.cost, optimal=True, tree=part.tree)
         return result
     valued = [(branch.value, branch.guess, branch.tree) for branch in exact.branches.get(result.answer, [])
               if branch.tree is not None]
+    if part is not None:  # finished by other search code: its tree, replayed, but not its proof
+        valued.append((part.cost, part.tree["guess"], part.tree))
     if not valued:
         return result
     value, guess, tree = min(valued, key=lambda v: v[:2])  # a part's second guesses are each saved once

@@ -11,6 +11,8 @@
                         guesses of each orbit), behind the `Solver` both searches start from
     _greedy_kernels     numba kernels that score every guess's split of a set for the greedy rules
                         (the cost search's greedy trees and `bactree.strategies`)
+    provenance          the digest of the search code that files of claims name, so that only
+                        the same code's claims are believed (it reads the pipeline's source, imports none)
 
 Data flows down: `cost` drives `height`'s `Solver` (its tables, symmetry and
 worst-case bounds), never the other way; both call the kernels here and the

@@ -23,6 +23,7 @@ file given as `tree:FILE` or as a path ending in `.json`.
 from __future__ import annotations
 
 from ..game import BactreeError, Game
+from ..shipped import find_tree
 from .base import BlindStrategy, InconsistentHistoryError, SetStrategy, Strategy, UnknownStrategyError
 from .baselines import CowsScore, Enumerate, RandomGuess
 from .consistent import FirstConsistent, LeastFrequent, RandomConsistent
@@ -71,9 +72,9 @@ def make_strategy(spec: str, game: Game, seed: int | None = None, hard: bool = F
         strategy.name = f"{strategy.name}-hard"
         return strategy
     if spec.startswith("tree:"):
-        return TreeStrategy(game, spec.removeprefix("tree:"), seed)
+        return TreeStrategy(game, find_tree(spec.removeprefix("tree:")), seed)
     if spec.endswith(".json"):
-        return TreeStrategy(game, spec, seed)
+        return TreeStrategy(game, find_tree(spec), seed)
     try:
         cls = STRATEGIES[spec]
     except KeyError:

@@ -18,7 +18,11 @@ cost and mode, the sets' indices end to end with their offsets, and per
 set its guesses left, value and guess (-1 for a lower bound), with a
 SHA-256 digest of all of it: a file that does not match is refused in one
 line, never trusted. Its values are proofs nothing here re-checks, so
-only files this module wrote are read.
+only files this module wrote are read, and only those of this search code:
+the header names the code that proved them
+(`bactree.search.provenance.search_code`), and a file of other code (or
+of version 1, which names none) is not loaded (`read_memo` gives None),
+so its sets are searched again.
 """
 
 from __future__ import annotations
@@ -34,12 +38,13 @@ import orjson
 
 from ...game import BactreeError, Game
 from ...treefile import write_atomic
+from ..provenance import search_code
 
 if TYPE_CHECKING:
     from .state import SearchState
 
 FORMAT = "bactree-cost-memo"
-VERSION = 1
+VERSION = 2  # version 1 named no search code
 # A set is kept when its search (or its bound two guesses deep, `deep.deeper_bound`) took at least this much CPU
 # (seconds): the proofs worth not redoing. The two-deep bounds of the parts of 5 of 9's third-level sets take about
 # 0.4 s each, and replaying a guess they ruled out costs milliseconds once they are reloaded, against 2 s.
@@ -94,7 +99,20 @@ def restore(search: SearchState, entries: Entries) -> None:
 
 def _header(game: Game, cost: str, hard: bool) -> bytes:
     return orjson.dumps({"format": FORMAT, "version": VERSION, "game": [game.length, game.symbols, game.repeats],
-                         "cost": cost, "hard": hard}, option=orjson.OPT_SORT_KEYS)
+                         "cost": cost, "hard": hard, "code": search_code()}, option=orjson.OPT_SORT_KEYS)
+
+
+def _of_other_code(header: bytes, game: Game, cost: str, hard: bool) -> bool:
+    """Whether `header` is this build's (game, cost, mode) but for the search code or the version before it."""
+    try:
+        saved = orjson.loads(header)
+        ours = orjson.loads(_header(game, cost, hard))
+    except orjson.JSONDecodeError:
+        return False
+    if not isinstance(saved, dict) or saved.get("version") not in (1, VERSION):
+        return False
+    keep = set(ours) - {"version", "code"}
+    return {key: saved.get(key) for key in keep} == {key: ours[key] for key in keep}
 
 
 def _digest(header: bytes, arrays: list[np.ndarray]) -> str:
@@ -126,8 +144,9 @@ def write_memo(path: Path, game: Game, cost: str, hard: bool, entries: Entries) 
     write_atomic(path, buffer.getvalue())
 
 
-def read_memo(path: Path, game: Game, cost: str, hard: bool) -> Entries:
-    """The entries of a file `write_memo` wrote for this game, cost and mode; BactreeError (one line) otherwise."""
+def read_memo(path: Path, game: Game, cost: str, hard: bool) -> Entries | None:
+    """The entries of a file `write_memo` wrote for this game, cost and mode; None if other search code wrote it (its
+    values prove nothing here); BactreeError (one line) otherwise."""
     try:
         with np.load(path, allow_pickle=False) as data:
             header, digest = data["header"].tobytes(), data["digest"].tobytes().decode()
@@ -135,6 +154,8 @@ def read_memo(path: Path, game: Game, cost: str, hard: bool) -> Entries:
     except Exception as err:  # a truncated zip, a missing array, not a file at all: all the same to the user
         raise BactreeError(f"{path}: not a bactree memo file ({type(err).__name__})") from None
     if header != _header(game, cost, hard):
+        if _of_other_code(header, game, cost, hard):
+            return None
         raise BactreeError(f"{path}: a memo of another game, cost or mode, not of this build")
     if digest != _digest(header, arrays):
         raise BactreeError(f"{path}: its digest does not match its contents (a damaged or edited file)")
@@ -151,17 +172,21 @@ def read_memo(path: Path, game: Game, cost: str, hard: bool) -> Entries:
     }
 
 
-def gather(checkpoint: Path, game: Game, cost: str, hard: bool) -> Entries:
-    """Merge every memo file beside `checkpoint` into `CHECKPOINT.memo` (the workers' own files then removed)."""
+def gather(checkpoint: Path, game: Game, cost: str, hard: bool) -> tuple[Entries, list[Path]]:
+    """Merge every memo file of this search code beside `checkpoint` into `CHECKPOINT.memo` (the workers' own files
+    then removed): (the merged entries, the files of other code: not read, and left where they are but for a
+    `CHECKPOINT.memo` of other code, which is replaced)."""
     files = memo_files(checkpoint)
-    store = merged(*(read_memo(path, game, cost, hard) for path in files))
+    read = {path: read_memo(path, game, cost, hard) for path in files}
+    others = [path for path, entries in read.items() if entries is None]
+    store = merged(*(entries for entries in read.values() if entries is not None))
     base = checkpoint.with_name(checkpoint.name + ".memo")
-    if files:
+    if len(others) < len(files) or base in others:  # a base of other code is replaced, so workers never read it
         write_memo(base, game, cost, hard, store)
         for path in files:
-            if path != base:
+            if path != base and path not in others:
                 path.unlink(missing_ok=True)
-    return store
+    return store, others
 
 
 class MemoKeeper:
