@@ -22,3 +22,10 @@ Repeats = Annotated[
 def resolve_game(game: str, length: int | None, symbols: str | None, repeats: bool | None) -> Game:
     """The game the shared options describe."""
     return make_game(game, length, symbols, repeats)
+
+
+def game_option(game: str | None, length: int | None, symbols: str | None, repeats: bool | None) -> Game | None:
+    """The game the shared options describe, or None when none is given (a tree file or a transcript then decides)."""
+    if game is None and length is None and symbols is None and repeats is None:
+        return None
+    return resolve_game(game or "bulls-cows", length, symbols, repeats)
