@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Callable
 
-from .game import QUIT, Answer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
+from .game import QUIT, UNDO, Answer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
 from .pegs import Painter
 from .walker import (
     InconsistentAnswerError,
@@ -32,7 +32,6 @@ from .walker import (
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
-UNDO = ("u", "undo")
 LIST_AT_MOST = 10  # secrets left are listed when there are this many or fewer
 ANSWER_FORMS = "1B2C, 1b2c, '1 2' or 12"
 
@@ -102,6 +101,13 @@ def hint(game: Game, history: list[Pair]) -> str:
     return f"  ({count} secret{'s' if count != 1 else ''} still fit{'' if count != 1 else 's'})"
 
 
+def answer_words(game: Game) -> str:
+    """How a session asks for answers: bulls and cows, or Mastermind's black and white key pegs, and the forms typed."""
+    if game.repeats:
+        return f"black and white pegs (1 black, 2 white typed as {ANSWER_FORMS})"
+    return f"bulls and cows ({ANSWER_FORMS})"
+
+
 def guesses(count: int) -> str:
     """`1 guess`, `5 guesses`."""
     return f"{count} guess{'' if count == 1 else 'es'}"
@@ -117,7 +123,7 @@ def walk_secret(tree: Tree, secret: str, write: Writer, show: Painter = str) -> 
         answer = tree.game.score(guess, secret)
         walk.answer(answer.bulls, answer.cows)
         after = "" if walk.solved else f"  {remaining(walk.candidates, show=show)}"
-        write(f"Guess {len(walk.history)}: {show(guess)}  {answer}{after}")
+        write(f"Guess {len(walk.history)}: {show(guess)}  {tree.game.answer_text(answer)}{after}")
     write(f"Found {show(secret)} in {guesses(len(walk.history))}.")
     return len(walk.history)
 
@@ -194,7 +200,7 @@ class Session(ABC):
             return
         guess, answer = walk.undo()
         self.write(
-            f"  Taken back: your answer {answer} to {self.computer_guess} {len(walk.history) + 1} ({self.show(guess)})."
+            f"  Taken back: your answer {self.game.answer_text(answer)} to {self.computer_guess} {len(walk.history) + 1} ({self.show(guess)})."
         )
 
 
@@ -210,7 +216,7 @@ class WalkSession(Session):
             f"Think of a secret code: {self.game}. I will find it in at most "
             f"{guesses(self.tree.stats['max_guesses'])}."
         )
-        self.write(f"Answer each guess with bulls and cows ({ANSWER_FORMS}); u takes back your last answer, q quits.")
+        self.write(f"Answer each guess with {answer_words(self.game)}; u takes back your last answer, q quits.")
         walk = self.tree.start()
         while not walk.solved:
             self.answer_turn(walk, f"Guess {len(walk.history) + 1}: {self.show(walk.guess)}  Your answer: ")
@@ -240,7 +246,7 @@ class SoloSession(Session):
                     guess, answer = history.pop()
                     if notes is not None:
                         notes.take_back()
-                    self.write(f"  Taken back: guess {len(history) + 1} ({guess}: {answer}).")
+                    self.write(f"  Taken back: guess {len(history) + 1} ({guess}: {self.game.answer_text(answer)}).")
                 else:
                     self.write("  Nothing to take back yet.")
                 continue
@@ -251,10 +257,10 @@ class SoloSession(Session):
                 continue
             earlier = next((i for i, (g, _) in enumerate(history) if g == guess), None)
             if earlier is not None:
-                self.write(f"  You asked {guess} already: guess {earlier + 1}, {history[earlier][1]}. Not counted.")
+                self.write(f"  You asked {guess} already: guess {earlier + 1}, {self.game.answer_text(history[earlier][1])}. Not counted.")
                 continue
             history.append((guess, self.game.score(guess, self.secret)))
-            self.write(f"  {self.echo(guess)}{history[-1][1]}{hint(self.game, history) if self.hints else ''}")
+            self.write(f"  {self.echo(guess)}{self.game.answer_text(history[-1][1])}{hint(self.game, history) if self.hints else ''}")
             if notes is not None:
                 self.write(f"  {notes.say(*history[-1])}")
         self.write(f"Solved in {guesses(len(history))}.")
@@ -319,13 +325,13 @@ class VersusSession(Session):
     def play(self) -> None:
         self.write(f"Versus, {self.game}: I have picked a secret for you to find; think of one for me to find.")
         self.write("We guess in turns, you first; fewer guesses wins, as many is a draw.")
-        self.write(f"Answer my guesses with bulls and cows ({ANSWER_FORMS}); u takes back your last answer, q quits.")
+        self.write(f"Answer my guesses with {answer_words(self.game)}; u takes back your last answer, q quits.")
         yours: list[Pair] = []
         walk = self.tree.start()
         while not (yours and yours[-1][1] == self.game.solved) and not walk.solved:
             self.write(f"Round {len(yours) + 1}")
             yours.append(self.your_guess(walk, len(yours) + 1))
-            self.write(f"  {self.echo(yours[-1][0])}{yours[-1][1]}{hint(self.game, yours) if self.hints else ''}")
+            self.write(f"  {self.echo(yours[-1][0])}{self.game.answer_text(yours[-1][1])}{hint(self.game, yours) if self.hints else ''}")
             while not walk.solved and len(walk.history) < len(yours):
                 self.answer_turn(walk, f"My guess {len(walk.history) + 1}: {self.show(walk.guess)}  Your answer: ")
         self.write(self.verdict(len(yours), yours[-1][1] == self.game.solved, walk))
@@ -380,7 +386,7 @@ class RefereeSession(Session):
     def play(self) -> None:
         self.write(f"Referee, {self.game}: Player 1 and Player 2 each think of a secret code.")
         self.write("In turns, one guesses the other's secret and the other answers; I check every answer.")
-        self.write(f"Answers: {ANSWER_FORMS}. u takes back the last entry, q quits.")
+        self.write(f"Answers: {answer_words(self.game)}. u takes back the last entry, q quits.")
         while not self.over():
             step = len(self.entries)
             guesser = 1 if step % 4 < 2 else 2
@@ -461,7 +467,7 @@ class RefereeSession(Session):
         if step % 2 == 0:
             self.write(f"  Taken back: Player {guesser}'s guess {self.show(str(entry))}.")
         else:
-            self.write(f"  Taken back: Player {3 - guesser}'s answer {entry} to {self.show(str(self.entries[-1]))}.")
+            self.write(f"  Taken back: Player {3 - guesser}'s answer {self.game.answer_text(entry)} to {self.show(str(self.entries[-1]))}.")
 
     def farewell(self) -> str:
         return "Game abandoned."

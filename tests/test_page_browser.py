@@ -20,7 +20,7 @@ import pytest
 
 from bactree.game import Game, make_game
 from bactree.page import tree_page
-from bactree.pegs import PALETTE
+from bactree.pegs import COLOURS, peg_colours
 from bactree.play import remaining
 from bactree.shipped import shipped_trees
 from bactree.walker import Tree, load_shipped_tree, load_tree
@@ -251,11 +251,11 @@ def test_mastermind_codes_are_pegs_and_answers_key_pegs(browser, pages) -> None:
     path, tree = pages["mm4x6"]
     game = tree.game
     open_page(browser, path)
-    colour = {symbol: rgb(PALETTE[i][1]) for i, symbol in enumerate(game.symbols)}  # the terminal's palette too
+    colour = {symbol: rgb(COLOURS[c][1]) for symbol, c in zip(game.symbols, peg_colours(game))}  # the terminal's too
 
     def looks_right(pegs, code: str) -> None:
         assert [p[0] for p in pegs] == list(code)  # the symbol stays on each peg
-        assert [p[1] for p in pegs] == [f"peg p{game.symbols.index(s)}" for s in code]
+        assert [p[1] for p in pegs] == [f"peg p{game.symbols.index(s)}" for s in code]  # digits: the palette's order
         assert [p[2] for p in pegs] == [colour[s] for s in code]
 
     walk = tree.start()
@@ -285,6 +285,28 @@ def test_mastermind_codes_are_pegs_and_answers_key_pegs(browser, pages) -> None:
         field.send_keys(guess, Keys.ENTER)
     assert fits_horizontally(browser)
     screenshot(browser, "find-pegs")
+
+
+def test_mastermind_answers_are_said_in_pegs_and_colour_letters_in_their_colour(browser, tmp_path: Path) -> None:
+    """`--symbols RGBYOP`: R is red, G green, B blue, Y yellow, O orange, P purple; answers read `1 black, 1 white`."""
+    game = Game(4, "RGBYOP", True)
+    page, _ = tree_page(load_shipped_tree(make_game("mastermind")).name, game, rename=True)
+    path = tmp_path / "rgbyop.html"
+    path.write_text(page, encoding="utf-8")
+    open_page(browser, path)
+    assert text(browser, "play-intro").endswith(
+        "Answer each guess with its black and white pegs: the outlined buttons are the answers some remaining secret gives.")
+    guess = by_id(browser, "play-guess").get_attribute("textContent")
+    answer_button(browser, "1B1C").click()
+    pegs, history = browser.execute_script(PEG_STATE)
+    named = {"R": "#D55E00", "G": "#009E73", "B": "#0072B2", "Y": "#F0E442", "O": "#E69F00", "P": "#CC79A7"}
+    assert [(p[0], p[2]) for p in history[0][0]] == [(s, rgb(named[s])) for s in guess]
+    assert browser.find_element(By.CSS_SELECTOR, "#play-history li").get_attribute("textContent") == (
+        f"Guess 1: {guess} 1 black, 1 white")
+    by_id(browser, "play-input").send_keys("5 0", Keys.ENTER)
+    assert text(browser, "play-message") == "impossible answer 5 black, 0 white: black and white pegs cannot exceed 4 together"
+    by_id(browser, "play-undo").click()
+    assert text(browser, "play-message") == f"Taken back: your answer 1 black, 1 white to guess 1 ({guess})."
 
 
 def test_bulls_and_cows_keeps_digits(browser, pages) -> None:

@@ -45,7 +45,11 @@ BUILD_LIMIT = SizeLimit(
     symbols=256,  # symbols are stored as one byte each
 )
 
+PEGS_ANSWER = r"\d+\s*black\s*,?\s*\d+\s*white"  # a Mastermind answer as `Game.answer_text` writes it
+ECHO_AT_MOST = 40  # characters of a refused input quoted back in its error
+
 QUIT = ("q", "quit")  # what a person types to leave any terminal session (walk, play, crack --interactive)
+UNDO = ("u", "undo")  # what a person types to take back their last answer there
 
 
 @dataclass(frozen=True, order=True)
@@ -63,7 +67,7 @@ class Answer:
         """Read `1B2C` (any case); the inverse of `str(answer)`."""
         match = re.fullmatch(r"\s*(\d+)\s*[bB]\s*(\d+)\s*[cC]\s*", text)
         if not match:
-            raise InvalidAnswerError(f"invalid answer {text!r}: expected the form 1B2C")
+            raise InvalidAnswerError(f"invalid answer {_echo(text)}: expected the form 1B2C")
         return cls(int(match.group(1)), int(match.group(2)))
 
 
@@ -242,17 +246,17 @@ class Game:
             return word
         if len(code) != self.length:
             raise InvalidCodeError(
-                f"invalid code {text!r}: expected {self.length} symbols, got {len(code)}"
+                f"invalid code {_echo(text)}: expected {self.length} symbols, got {len(code)}"
             )
         for symbol in code:
             if symbol not in self.symbols:
                 raise InvalidCodeError(
-                    f"invalid code {text!r}: symbol {symbol!r} is not one of {self.symbols!r}"
+                    f"invalid code {_echo(text)}: symbol {symbol!r} is not one of {_short(self.symbols)}"
                 )
         if not self.repeats:
             for symbol in code:
                 if code.count(symbol) > 1:
-                    raise InvalidCodeError(f"invalid code {text!r}: symbol {symbol!r} repeats")
+                    raise InvalidCodeError(f"invalid code {_echo(text)}: symbol {symbol!r} repeats")
         return code
 
     def format_code(self, code: str) -> str:
@@ -260,33 +264,49 @@ class Game:
         return code
 
     def parse_answer(self, text: str) -> Answer:
-        """Read an answer typed as `1B2C`, `1b2c`, `1 2` or `12`, and check it is possible."""
+        """Read an answer typed as `1B2C`, `1b2c`, `1 2` or `12` (or as `answer_text` writes it), and check it is possible."""
         raw = text.strip()
         match = re.fullmatch(r"(\d+)\s*[bB]\s*(\d+)\s*[cC]", raw) or re.fullmatch(
             r"(\d+)[\s,/]+(\d+)", raw
-        )
+        ) or re.fullmatch(PEGS_ANSWER.replace(r"\d+", r"(\d+)"), raw)
         if match:
             answer = Answer(int(match.group(1)), int(match.group(2)))
         elif re.fullmatch(r"\d\d", raw) and self.length < 10:
             answer = Answer(int(raw[0]), int(raw[1]))
         else:
+            told = "black and white pegs" if self.repeats else "bulls and cows"
             raise InvalidAnswerError(
-                f"invalid answer {text!r}: type bulls and cows as 1B2C, '1 2' or 12"
+                f"invalid answer {_echo(text)}: type {told} as 1B2C, '1 2' or 12"
             )
         self.check_answer(answer)
         return answer
+
+    def answer_text(self, answer: Answer) -> str:
+        """An answer as a player says it: `1B2C` in Bulls and Cows, `1 black, 2 white` (key pegs) in Mastermind.
+
+        Only what sessions print; tree files and `GUESS=ANSWER` entries keep `1B2C`.
+        """
+        return f"{answer.bulls} black, {answer.cows} white" if self.repeats else str(answer)
 
     def check_answer(self, answer: Answer) -> None:
         """Raise `InvalidAnswerError` unless some guess and secret give `answer`."""
         if answer not in self.answers:
             total = answer.bulls + answer.cows
-            if total > self.length:
+            if total > self.length and self.repeats:
+                why = f"black and white pegs cannot exceed {self.length} together"
+            elif total > self.length:
                 why = f"bulls plus cows cannot exceed {self.length}"
             elif answer.bulls == self.length - 1 and answer.cows == 1:
-                why = f"{self.length - 1} bulls leave one symbol, which cannot be a cow"
+                one = answer.bulls == 1
+                if self.repeats:
+                    pegs = "1 black peg leaves" if one else f"{answer.bulls} black pegs leave"
+                    why = f"{pegs} one peg, which cannot be white"
+                else:
+                    bulls = "1 bull leaves" if one else f"{answer.bulls} bulls leave"
+                    why = f"{bulls} one symbol, which cannot be a cow"
             else:
                 why = "no guess and secret of this game give it"
-            raise InvalidAnswerError(f"impossible answer {answer}: {why}")
+            raise InvalidAnswerError(f"impossible answer {self.answer_text(answer)}: {why}")
 
     def score(self, guess: str, secret: str) -> Answer:
         """The answer `secret` gives to `guess` (cows are white pegs with repeats)."""
@@ -363,6 +383,13 @@ def _check_lists(game: Game) -> None:
         raise InvalidGameError(f"invalid game: the symbols must be the lists' own, sorted ({_short(used)}), got {_short(game.symbols)}")
     if game.repeats != any(len(set(word)) < len(word) for word in words):
         raise InvalidGameError(f"invalid game: repeats must be {not game.repeats} for these lists")
+
+
+def _echo(text: str) -> str:
+    """Refused input quoted for its error, cut short if it is long: a pasted page is not echoed whole."""
+    if len(text) <= ECHO_AT_MOST:
+        return repr(text)
+    return f"{text[:ECHO_AT_MOST]!r}... ({len(text):,} characters)"
 
 
 def _short(symbols: str) -> str:

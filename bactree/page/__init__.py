@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from ..game import Game, InvalidGameError
+from ..pegs import peg_colours
 from ..treefile import check_document, read_document, renamed
 
 __all__ = ["page_html", "tree_page"]
@@ -26,7 +27,7 @@ def _asset(name: str) -> str:
 
 def page_html(doc: dict[str, Any], game: Game, name: str) -> str:
     """The page for a checked tree document `doc` of `game`, titled with the tree's file `name`."""
-    data = {"name": name, "answers": [str(a) for a in game.answers], "tree": doc}
+    data = {"name": name, "answers": [str(a) for a in game.answers], "pegs": list(peg_colours(game)), "tree": doc}
     # `<` only occurs inside JSON strings, where \u003c means the same: no `</script>` can close the block early.
     embedded = orjson.dumps(data).decode().replace("<", "\\u003c")
     title = f"bactree: {name} ({game})".replace("&", "&amp;").replace("<", "&lt;")

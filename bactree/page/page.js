@@ -59,12 +59,29 @@
     return bulls + "B" + (common - bulls) + "C";
   }
 
-  /** A typed answer (1B2C, 1b2c, '1 2', 12) as its key, or throws an Error saying why not. */
+  /** Refused input quoted for its error, cut short past 40 characters as bactree/game's `_echo` does. */
+  function quoted(text) {
+    return text.length <= 40 ? `'${text}'` : `'${text.slice(0, 40)}'... (${text.length.toLocaleString("en-US")} characters)`;
+  }
+
+  /** An answer as a player says it, as game.answer_text: "1B2C" in Bulls and Cows, "1 black, 2 white" in Mastermind. */
+  function answerText(key) {
+    if (!GAME.repeats) return key;
+    const [bulls, cows] = key.slice(0, -1).split("B").map(Number);
+    return `${bulls} black, ${cows} white`;
+  }
+
+  /** Answers in a row: "1B1C 2B0C", or "1 black, 1 white; 2 black, 0 white" in Mastermind. */
+  const answersText = (keys) => keys.map(answerText).join(GAME.repeats ? "; " : " ");
+
+  /** A typed answer (1B2C, 1b2c, '1 2', 12, or as answerText says it) as its key, or throws an Error saying why not. */
   function parseAnswer(text) {
     const raw = text.trim();
-    let m = raw.match(/^(\d+)\s*[bB]\s*(\d+)\s*[cC]$/) || raw.match(/^(\d+)[\s,/]+(\d+)$/);
+    let m = raw.match(/^(\d+)\s*[bB]\s*(\d+)\s*[cC]$/) || raw.match(/^(\d+)[\s,/]+(\d+)$/) ||
+      raw.match(/^(\d+)\s*black\s*,?\s*(\d+)\s*white$/);
     if (!m && /^\d\d$/.test(raw) && LENGTH < 10) m = [raw, raw[0], raw[1]];
-    if (!m) throw new Error(`invalid answer '${text}': type bulls and cows as 1B2C, '1 2' or 12`);
+    const told = GAME.repeats ? "black and white pegs" : "bulls and cows";
+    if (!m) throw new Error(`invalid answer ${quoted(text)}: type ${told} as 1B2C, '1 2' or 12`);
     const key = Number(m[1]) + "B" + Number(m[2]) + "C";
     checkAnswer(key);
     return key;
@@ -73,22 +90,26 @@
   function checkAnswer(key) {
     if (ANSWERS.includes(key)) return;
     const [bulls, cows] = key.slice(0, -1).split("B").map(Number);
-    let why = "no guess and secret of this game give it";
-    if (bulls + cows > LENGTH) why = `bulls plus cows cannot exceed ${LENGTH}`;
-    else if (bulls === LENGTH - 1 && cows === 1) why = `${LENGTH - 1} bulls leave one symbol, which cannot be a cow`;
-    throw new Error(`impossible answer ${key}: ${why}`);
+    let why = "no guess and secret of this game give it";  // the reasons of game.check_answer, word for word
+    const one = bulls === 1;
+    if (bulls + cows > LENGTH) why = GAME.repeats ? `black and white pegs cannot exceed ${LENGTH} together` : `bulls plus cows cannot exceed ${LENGTH}`;
+    else if (bulls === LENGTH - 1 && cows === 1) {
+      why = GAME.repeats ? `${one ? "1 black peg leaves" : bulls + " black pegs leave"} one peg, which cannot be white`
+        : `${one ? "1 bull leaves" : bulls + " bulls leave"} one symbol, which cannot be a cow`;
+    }
+    throw new Error(`impossible answer ${answerText(key)}: ${why}`);
   }
 
   /** A typed code, checked as game.parse_code does. */
   function parseCode(text) {
     const code = text.trim();
-    if (code.length !== LENGTH) throw new Error(`invalid code '${text}': expected ${LENGTH} symbols, got ${code.length}`);
+    if (code.length !== LENGTH) throw new Error(`invalid code ${quoted(text)}: expected ${LENGTH} symbols, got ${code.length}`);
     for (const symbol of code) {
-      if (!SYMBOLS.includes(symbol)) throw new Error(`invalid code '${text}': symbol '${symbol}' is not one of '${SYMBOLS}'`);
+      if (!SYMBOLS.includes(symbol)) throw new Error(`invalid code ${quoted(text)}: symbol '${symbol}' is not one of '${SYMBOLS}'`);
     }
     if (!GAME.repeats) {
       for (const symbol of code) {
-        if (code.split(symbol).length > 2) throw new Error(`invalid code '${text}': symbol '${symbol}' repeats`);
+        if (code.split(symbol).length > 2) throw new Error(`invalid code ${quoted(text)}: symbol '${symbol}' repeats`);
       }
     }
     return code;
@@ -132,7 +153,7 @@
   }
 
   function describePairs(history, indices) {
-    const parts = indices.map((i) => `guess ${i + 1} (${history[i][0]}: ${history[i][1]})`);
+    const parts = indices.map((i) => `guess ${i + 1} (${history[i][0]}: ${answerText(history[i][1])})`);
     return parts.length === 1 ? parts[0] : parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
   }
 
@@ -145,24 +166,26 @@
   // --- how codes and answers look: digits, or Mastermind's pegs --------------------------
 
   // Mastermind codes are coloured pegs, each with its symbol on it, in Okabe and Ito's colour-blind-safe
-  // palette (classes p0..p7 in page.css, the terminal's order in bactree/pegs.py); Bulls and Cows keeps digits.
+  // palette (classes p0..p8 in page.css, each symbol's chosen by bactree/pegs.py as at the terminal: a letter
+  // naming a colour gets it); Bulls and Cows keeps digits.
   const PEGS = GAME.repeats && SYMBOLS.length <= 8;
+  const PEG_CLASS = PEGS ? new Map([...SYMBOLS].map((symbol, i) => [symbol, "peg p" + DATA.pegs[i]])) : null;
 
   /** A code as an element whose text is the code: a row of pegs for Mastermind, digits otherwise. */
   function codeView(code) {
     if (!PEGS) return element("code", { class: "code" }, code);
     return element("code", { class: "code pegs", title: code },
-      ...[...code].map((symbol) => element("span", { class: "peg p" + SYMBOLS.indexOf(symbol) }, symbol)));
+      ...[...code].map((symbol) => element("span", { class: PEG_CLASS.get(symbol) }, symbol)));
   }
 
-  /** An answer as nodes: for Mastermind, black and white key pegs (no text of their own) before `1B2C`. */
+  /** An answer as nodes: for Mastermind, black and white key pegs (no text of their own) before `answerText`. */
   function answerView(key) {
-    if (!PEGS) return [key];
+    if (!PEGS) return [answerText(key)];
     const [bulls, cows] = key.slice(0, -1).split("B").map(Number);
     const kinds = Array.from({ length: LENGTH }, (_, i) => (i < bulls ? "black" : i < bulls + cows ? "white" : "hole"));
     const keys = element("span", { class: "keys", "aria-hidden": "true" }, ...kinds.map((kind) => element("span", { class: "key " + kind })));
     keys.style.gridTemplateColumns = `repeat(${Math.ceil(LENGTH / 2)}, auto)`;
-    return [keys, key];
+    return [keys, answerText(key)];
   }
 
   /** `remainingText` with the listed codes as `codeView`s. */
@@ -196,8 +219,8 @@
       const found = conflicts(play.history, guess, key);
       play.lastConflicts = found;
       say(message, found.length === 0
-        ? `Refused: no secret gives ${key} to ${guess}.`
-        : `Refused: no secret fits ${key} to ${guess} together with the answers to ${describePairs(play.history, found)}. Undo to take an answer back.`,
+        ? `Refused: no secret gives ${answerText(key)} to ${guess}.`
+        : `Refused: no secret fits ${answerText(key)} to ${guess} together with the answers to ${describePairs(play.history, found)}. Undo to take an answer back.`,
         "refused");
       renderPlay(false);
       return;
@@ -219,7 +242,7 @@
     if (play.solved) play.solved = false;
     else play.nodes.pop();
     play.lastConflicts = [];
-    say(message, `Taken back: your answer ${key} to guess ${play.history.length + 1} (${guess}).`);
+    say(message, `Taken back: your answer ${answerText(key)} to guess ${play.history.length + 1} (${guess}).`);
     renderPlay(true);
   }
 
@@ -318,7 +341,7 @@
       say(message, `Solved in ${find.history.length} guesses.`, "done");
     } else {
       const n = find.remaining.length;
-      say(message, `${key}: ${n} ${n === 1 ? "secret still fits" : "secrets still fit"}.`);
+      say(message, `${answerText(key)}: ${n} ${n === 1 ? "secret still fits" : "secrets still fit"}.`);
     }
     renderFind();
   }
@@ -399,8 +422,8 @@
     for (const key of keys) {
       const node = item.bactreeNode;
       if (!node.next || !node.next[key]) {
-        const known = node.next ? Object.keys(node.next).join(" ") : "none: the game ends here";
-        say(message, `No branch ${key} under ${node.guess} (depth ${item.bactreeDepth}); its answers: ${known}.`, "refused");
+        const known = node.next ? answersText(Object.keys(node.next)) : "none: the game ends here";
+        say(message, `No branch ${answerText(key)} under ${node.guess} (depth ${item.bactreeDepth}); its answers: ${known}.`, "refused");
         mark(item);
         return;
       }
@@ -409,7 +432,7 @@
     }
     toggle(item, true);
     mark(item);
-    say(message, keys.length ? `After ${keys.join(" ")}: guess ${item.bactreeNode.guess} at depth ${item.bactreeDepth}.` : "");
+    say(message, keys.length ? `After ${answersText(keys)}: guess ${item.bactreeNode.guess} at depth ${item.bactreeDepth}.` : "");
   }
 
   function mark(item) {
@@ -495,7 +518,7 @@
   $("game-line").textContent = `${gameText} · ${TREE.objective.name} tree, at most ${TREE.stats.max_guesses} guesses`;
   $("tree-name").textContent = DATA.name;
   $("play-intro").textContent = `Think of a secret code: ${gameText}. I will find it in at most ${TREE.stats.max_guesses} guesses. ` +
-    "Answer each guess with its bulls and cows: the outlined buttons are the answers some remaining secret gives.";
+    `Answer each guess with its ${GAME.repeats ? "black and white pegs" : "bulls and cows"}: the outlined buttons are the answers some remaining secret gives.`;
   $("find-intro").textContent = `I have picked a secret code: ${gameText}. Find it! Type a guess.`;
   playRestart();
   findNew();
