@@ -52,7 +52,7 @@ def wants_colour(stream: TextIO) -> bool:
 
 def has_pegs(game: Game) -> bool:
     """Mastermind games (repeats allowed) with no more symbols than the palette has colours."""
-    return game.repeats and game.num_symbols <= len(PALETTE)
+    return game.pegs and game.num_symbols <= len(PALETTE)
 
 
 def peg_colours(game: Game) -> tuple[int, ...]:

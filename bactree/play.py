@@ -103,7 +103,7 @@ def hint(game: Game, history: list[Pair]) -> str:
 
 def answer_words(game: Game) -> str:
     """How a session asks for answers: bulls and cows, or Mastermind's black and white key pegs, and the forms typed."""
-    if game.repeats:
+    if game.pegs:
         return f"black and white pegs (1 black, 2 white typed as {ANSWER_FORMS})"
     return f"bulls and cows ({ANSWER_FORMS})"
 

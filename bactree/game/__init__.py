@@ -131,6 +131,12 @@ class Game:
         return f"{self.length} of {_short(self.symbols)}, {kind}"
 
     @property
+    def pegs(self) -> bool:
+        """Whether players tell answers in Mastermind's key pegs (black and white): a game of every code with repeats.
+        A word game keeps bulls and cows, whether or not its words repeat a letter."""
+        return self.repeats and self.secrets is None
+
+    @property
     def has_lists(self) -> bool:
         """Whether the secrets are a list (a word game) rather than every code over the symbols."""
         return self.secrets is not None
@@ -274,7 +280,7 @@ class Game:
         elif re.fullmatch(r"\d\d", raw) and self.length < 10:
             answer = Answer(int(raw[0]), int(raw[1]))
         else:
-            told = "black and white pegs" if self.repeats else "bulls and cows"
+            told = "black and white pegs" if self.pegs else "bulls and cows"
             raise InvalidAnswerError(
                 f"invalid answer {_echo(text)}: type {told} as 1B2C, '1 2' or 12"
             )
@@ -286,19 +292,19 @@ class Game:
 
         Only what sessions print; tree files and `GUESS=ANSWER` entries keep `1B2C`.
         """
-        return f"{answer.bulls} black, {answer.cows} white" if self.repeats else str(answer)
+        return f"{answer.bulls} black, {answer.cows} white" if self.pegs else str(answer)
 
     def check_answer(self, answer: Answer) -> None:
         """Raise `InvalidAnswerError` unless some guess and secret give `answer`."""
         if answer not in self.answers:
             total = answer.bulls + answer.cows
-            if total > self.length and self.repeats:
+            if total > self.length and self.pegs:
                 why = f"black and white pegs cannot exceed {self.length} together"
             elif total > self.length:
                 why = f"bulls plus cows cannot exceed {self.length}"
             elif answer.bulls == self.length - 1 and answer.cows == 1:
                 one = answer.bulls == 1
-                if self.repeats:
+                if self.pegs:
                     pegs = "1 black peg leaves" if one else f"{answer.bulls} black pegs leave"
                     why = f"{pegs} one peg, which cannot be white"
                 else:
