@@ -2,7 +2,8 @@
 
 The page is the template `page.html` with `page.css`, `page.js` and the
 checked tree inlined (package data beside this module), so it opens from
-disk with no network: a Content-Security-Policy forbids every fetch.
+disk with no network: a Content-Security-Policy forbids every fetch. A
+word game's lists (tree format version 2) travel in the embedded tree.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import orjson
 
 from ..game import Game, InvalidGameError
 from ..pegs import peg_colours
-from ..treefile import check_document, read_document, renamed
+from ..treefile import check_document, check_header, read_document, renamed
 
 __all__ = ["page_html", "tree_page"]
 
@@ -48,9 +49,9 @@ def tree_page(path: str | os.PathLike[str], game: Game | None = None, rename: bo
     name = Path(path).name
     doc = read_document(path)
     check_document(doc, str(path))
-    tree_game = Game(doc["game"]["length"], doc["game"]["symbols"], doc["game"]["repeats"])
+    tree_game = check_header(doc, str(path))  # a word game with its lists (version 2)
     if game is not None and game != tree_game:
-        if not rename or game != Game(tree_game.length, game.symbols, tree_game.repeats):
+        if not rename or tree_game.has_lists or game != Game(tree_game.length, game.symbols, tree_game.repeats):
             raise InvalidGameError(f"{path} plays {tree_game}, but the options ask for {game}")
         doc, tree_game = renamed(doc, game.symbols), game
     return page_html(doc, tree_game, name), doc
