@@ -100,7 +100,8 @@ def analysis_lines(analysis: Analysis) -> list[str]:
         for v in analysis.best:
             note = "  could win now" if v.possible else ""
             lines.append(f"  {v.guess:<6}{figure(v):>10}{note}")
-    if not analysis.pairs and analysis.complete and len(analysis.best) == first_guess_kinds(analysis.game):
+    if (not analysis.pairs and analysis.complete and not analysis.game.has_lists  # a word list's guesses differ
+            and len(analysis.best) == first_guess_kinds(analysis.game)):
         lines.append(alike_at_start_text(analysis))
     if analysis.guess is not None and analysis.loss is not None:
         v, (low, high) = analysis.guess, analysis.loss
