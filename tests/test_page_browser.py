@@ -19,6 +19,7 @@ from typing import Iterator
 
 import pytest
 
+from bactree.cli.options import resolve_game
 from bactree.game import Game, make_game, word_game
 from bactree.page import tree_page
 from bactree.pegs import COLOURS, peg_colours
@@ -394,6 +395,13 @@ def test_word_games_play_every_secret_in_bulls_and_cows(browser, pages) -> None:
             "Answer each guess with its bulls and cows: the outlined buttons are the answers some remaining secret gives.")
         depths = {secret: play_by_clicking(browser, tree, secret) for secret in game.secret_codes}
         assert sum(depths.values()) == tree.stats["total_guesses"]
+    shipped = load_shipped_tree(resolve_game("words", None, None, None))  # the 1,529 words of en-4
+    path = pages["de"][0].with_name("words.html")
+    path.write_text(tree_page(shipped.name)[0], encoding="utf-8")
+    open_page(browser, path)
+    for secret in random.Random(5).sample(shipped.game.secret_codes, 3):
+        play_by_clicking(browser, shipped, secret)
+    open_page(browser, pages["ru"][0])
     assert browser.find_elements(By.CSS_SELECTOR, ".peg, .key") == []  # repeated letters, yet no pegs
     field = by_id(browser, "play-input")
     by_id(browser, "play-restart").click()
