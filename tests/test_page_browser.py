@@ -494,6 +494,8 @@ def test_find_mine_takes_words_in_any_case_and_refuses_others(browser, pages) ->
     by_id(browser, "find-give-up").click()
     revealed = text(browser, "find-message").removeprefix("The secret was ").rstrip(".")
     assert revealed in GERMAN.secret_codes  # a secret, never a guess of the longer list
+    by_id(browser, "tab-stats").click()
+    assert "Secrets 16\nAllowed guesses 20\nMost guesses" in text(browser, "stats-table")
 
 
 def test_browse_a_word_game(browser, pages) -> None:

@@ -498,6 +498,7 @@
       ["Hard mode", objective.hard_mode ? "yes: every guess could be the secret" : "no"],
       ["Guess cap", objective.max_guesses === null ? "none" : String(objective.max_guesses)],
       ["Secrets", String(stats.secrets)],
+      ...(GAME.guesses ? [["Allowed guesses", String(CODES.length)]] : []), // a word game's guesses beyond its secrets
       ["Most guesses", String(stats.max_guesses)],
       ["Total guesses", String(stats.total_guesses)],
       ["Mean guesses", stats.mean_guesses.toFixed(4)],
