@@ -198,10 +198,21 @@ def reviewed_game(text: str, asked: Game | None) -> Game:
     Options that contradict the transcript's header are refused rather than
     left to fail on its first guess.
     """
+    words = _WORD_GAME.search(text)
+    if words is not None:  # a word game's header names its size, not its list
+        if asked is None:
+            raise InvalidGameError(f"the transcript plays a word game ({words.group(1)}): name its list with --words")
+        if not asked.has_lists or str(asked).split(",")[0] != words.group(1):
+            raise InvalidGameError(f"the transcript plays {words.group(1)}, but the options ask for {asked}")
+        return asked
     named = transcript_game(text)
     if asked is not None and named is not None and asked != named:
         raise InvalidGameError(f"the transcript plays {named}, but the options ask for {asked}")
     return asked or named or preset("bulls-cows")
+
+
+# A word game's first line in a transcript: `Secret card, 1,529 words of 4 letters, tree ...`.
+_WORD_GAME = re.compile(r"^(?:Secret \S+, |I have picked a secret word, one of )([\d,]+ words of \d+ letters)", re.M)
 _WORDS = re.compile(r"\S+\s+[a-z]{3,}\b.*")  # `1260 secrets remain`: a count, then words
 
 
