@@ -20,7 +20,7 @@ from bactree.page import tree_page
 from bactree.walker import load_shipped_tree, shipped_tree_path
 from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium, no_browser
 from naive_search import least_total, min_cost_tree, parts, tree_to_nodes
-from walker_trees import first_pick, write_tree
+from walker_trees import build_root, first_pick, write_tree
 
 try:
     from selenium import webdriver
@@ -219,6 +219,18 @@ def test_a_tree_not_proven_optimal_gives_bounds_with_its_lower_bound(browser, tm
     assert not verdict["exact"] and verdict["secrets"] == len(tree.game.codes)
     assert verdict["best"] == {"lo": tree.stats["lower_bound"], "hi": tree.stats["total_guesses"]}
     assert verdict["value"] == verdict["best"]  # the tree's own first guess: the same bounds
+
+
+def test_a_word_games_lower_bound_is_of_its_secrets(browser, tmp_path: Path) -> None:
+    """A word game's stats.lower_bound bounds the whole set of its secrets, which are fewer than its allowed guesses."""
+    floor = least_total(WORDS, frozenset(WORDS.secret_codes)) - 1  # a true bound, above the page's own (31)
+    doc = treefile.document(WORDS, treefile.Objective("expected"), False, build_root(WORDS), lower_bound=floor)
+    tree_file = tmp_path / "words.json"
+    treefile.write_atomic(tree_file, treefile.dumps(doc))
+    open_page(browser, tree_file, tmp_path)
+    (verdict,) = browser.execute_script(VERDICTS, [[[], doc["root"]["guess"], 0]])  # no work: bounds alone
+    assert not verdict["exact"] and verdict["secrets"] == len(WORDS.secret_codes) < len(WORDS.codes)
+    assert verdict["best"] == {"lo": floor, "hi": doc["stats"]["total_guesses"]}
 
 
 SCORES = """
