@@ -71,7 +71,7 @@ def test_every_command_takes_a_shipped_tree_by_name(name: str, tmp_path: Path, m
         ("export", name, "-o", "mm.dot"): "wrote mm.dot: 1301 nodes, 1300 edges\n",
         ("walk", name, "--secret", "1234"): (
             "Secret 1234, 4 of '123456', repeats, tree mastermind-4x6-worst-case.json\n"
-            "Guess 1: 1123  1B2C  84 secrets remain\nGuess 2: 1234  4B0C\nFound 1234 in 2 guesses.\n"
+            "Guess 1: 1123  1 black, 2 white  84 secrets remain\nGuess 2: 1234  4 black, 0 white\nFound 1234 in 2 guesses.\n"
         ),
     }
     for args, out in runs.items():
