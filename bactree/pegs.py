@@ -6,8 +6,11 @@ background colour, the symbol still printed on it (the text is unchanged,
 so it can be copied and typed back). Bulls and Cows keeps plain digits, and
 so does any output that is not a terminal, or when NO_COLOR is set and not
 empty (https://no-color.org). The palette is Okabe and Ito's eight colours,
-told apart with every common colour vision deficiency; the page uses the
-same palette, in the same order (bactree/page/page.css).
+told apart with every common colour vision deficiency, given to the symbols
+in order; a letter that names a colour (R red, G green, B blue, Y yellow,
+O orange, P purple, K black, W white) gets that colour instead, so
+`--symbols RGBYOP` reads as it is written. The page uses the same colours,
+chosen here (`peg_colours`), as the classes p0..p8 of bactree/page/page.css.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Callable, TextIO
 
 from .game import Game
 
-__all__ = ["PALETTE", "code_painter", "paint_code", "wants_colour"]
+__all__ = ["COLOURS", "PALETTE", "code_painter", "paint_code", "peg_colours", "wants_colour"]
 
 Painter = Callable[[str], str]
 
@@ -33,6 +36,9 @@ PALETTE: tuple[tuple[str, str, int, int], ...] = (
     ("reddish purple", "#CC79A7", 175, 30),
     ("black", "#000000", 16, 97),
 )
+WHITE = ("white", "#FFFFFF", 231, 30)  # only for a symbol W: the palette's eight are given in order
+COLOURS = (*PALETTE, WHITE)  # a peg's colour is an index into these
+NAMED = {"O": 0, "G": 2, "Y": 3, "B": 4, "R": 5, "P": 6, "K": 7, "W": 8}  # colour initials, as COLOURS indices
 RESET = "\x1b[0m"
 
 
@@ -46,18 +52,34 @@ def wants_colour(stream: TextIO) -> bool:
 
 def has_pegs(game: Game) -> bool:
     """Mastermind games (repeats allowed) with no more symbols than the palette has colours."""
-    return game.repeats and game.num_symbols <= len(PALETTE)
+    return game.pegs and game.num_symbols <= len(PALETTE)
+
+
+def peg_colours(game: Game) -> tuple[int, ...]:
+    """Each symbol's colour, an index into `COLOURS`: a letter naming a colour gets it (the first such letter,
+    either case), the other symbols the palette's unused colours in order. The terminal and the page share it;
+    a game drawn without pegs (`has_pegs`) has none."""
+    if not has_pegs(game):
+        return ()
+    named: dict[int, int] = {}
+    for at, symbol in enumerate(game.symbols):
+        colour = NAMED.get(symbol.upper())
+        if colour is not None and colour not in named.values():
+            named[at] = colour
+    free = iter([c for c in range(len(PALETTE)) if c not in named.values()])
+    return tuple(named[at] if at in named else next(free) for at in range(game.num_symbols))
 
 
 def paint_code(game: Game, code: str) -> str:
     """`code` with each symbol on its peg colour (ANSI escapes); other text and other games unchanged."""
+    colours = peg_colours(game)
     painted = []
     for symbol in code:
         at = game.symbols.find(symbol)
         if at < 0:
             painted.append(symbol)
             continue
-        _, _, background, foreground = PALETTE[at]
+        _, _, background, foreground = COLOURS[colours[at]]
         painted.append(f"\x1b[1;{foreground};48;5;{background}m{symbol}")
     return "".join(painted) + RESET
 

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Callable
 
-from .game import QUIT, AnyAnswer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
+from .game import QUIT, UNDO, AnyAnswer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
 from .pegs import Painter
 from .walker import (
     InconsistentAnswerError,
@@ -32,7 +32,6 @@ from .walker import (
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
-UNDO = ("u", "undo")
 LIST_AT_MOST = 10  # secrets left are listed when there are this many or fewer
 
 
@@ -101,6 +100,15 @@ def hint(game: Game, history: list[Pair]) -> str:
     return f"  ({count} secret{'s' if count != 1 else ''} still fit{'' if count != 1 else 's'})"
 
 
+def answer_words(game: Game) -> str:
+    """How a session asks for answers: what the rule gives (bulls and cows, or Mastermind's black and white key
+    pegs), and the forms typed."""
+    forms = game.rule.forms
+    if game.pegs:
+        return f"black and white pegs (1 black, 2 white typed as {forms})"
+    return f"{game.rule.told_as} ({forms})"
+
+
 def guesses(count: int) -> str:
     """`1 guess`, `5 guesses`."""
     return f"{count} guess{'' if count == 1 else 'es'}"
@@ -116,7 +124,7 @@ def walk_secret(tree: Tree, secret: str, write: Writer, show: Painter = str) -> 
         answer = tree.game.score(guess, secret)
         walk.answer(str(answer))
         after = "" if walk.solved else f"  {remaining(walk.candidates, show=show)}"
-        write(f"Guess {len(walk.history)}: {show(guess)}  {answer}{after}")
+        write(f"Guess {len(walk.history)}: {show(guess)}  {tree.game.answer_text(answer)}{after}")
     write(f"Found {show(secret)} in {guesses(len(walk.history))}.")
     return len(walk.history)
 
@@ -193,7 +201,7 @@ class Session(ABC):
             return
         guess, answer = walk.undo()
         self.write(
-            f"  Taken back: your answer {answer} to {self.computer_guess} {len(walk.history) + 1} ({self.show(guess)})."
+            f"  Taken back: your answer {self.game.answer_text(answer)} to {self.computer_guess} {len(walk.history) + 1} ({self.show(guess)})."
         )
 
 
@@ -209,8 +217,7 @@ class WalkSession(Session):
             f"Think of a secret code: {self.game}. I will find it in at most "
             f"{guesses(self.tree.stats['max_guesses'])}."
         )
-        rule = self.game.rule
-        self.write(f"Answer each guess with {rule.told_as} ({rule.forms}); u takes back your last answer, q quits.")
+        self.write(f"Answer each guess with {answer_words(self.game)}; u takes back your last answer, q quits.")
         walk = self.tree.start()
         while not walk.solved:
             self.answer_turn(walk, f"Guess {len(walk.history) + 1}: {self.show(walk.guess)}  Your answer: ")
@@ -229,7 +236,8 @@ class SoloSession(Session):
         self.coach = coach
 
     def play(self) -> None:
-        self.write(f"I have picked a secret code: {self.game}. Find it! Type a guess, u to take one back, or q to give up.")
+        picked = f"a secret word, one of {self.game}" if self.game.has_lists else f"a secret code: {self.game}"
+        self.write(f"I have picked {picked}. Find it! Type a guess, u to take one back, or q to give up.")
         history: list[Pair] = []
         notes = Coach(self.game) if self.coach else None
         while not history or history[-1][1] != self.game.solved:
@@ -239,7 +247,7 @@ class SoloSession(Session):
                     guess, answer = history.pop()
                     if notes is not None:
                         notes.take_back()
-                    self.write(f"  Taken back: guess {len(history) + 1} ({guess}: {answer}).")
+                    self.write(f"  Taken back: guess {len(history) + 1} ({guess}: {self.game.answer_text(answer)}).")
                 else:
                     self.write("  Nothing to take back yet.")
                 continue
@@ -250,10 +258,10 @@ class SoloSession(Session):
                 continue
             earlier = next((i for i, (g, _) in enumerate(history) if g == guess), None)
             if earlier is not None:
-                self.write(f"  You asked {guess} already: guess {earlier + 1}, {history[earlier][1]}. Not counted.")
+                self.write(f"  You asked {guess} already: guess {earlier + 1}, {self.game.answer_text(history[earlier][1])}. Not counted.")
                 continue
             history.append((guess, self.game.score(guess, self.secret)))
-            self.write(f"  {self.echo(guess)}{history[-1][1]}{hint(self.game, history) if self.hints else ''}")
+            self.write(f"  {self.echo(guess)}{self.game.answer_text(history[-1][1])}{hint(self.game, history) if self.hints else ''}")
             if notes is not None:
                 self.write(f"  {notes.say(*history[-1])}")
         self.write(f"Solved in {guesses(len(history))}.")
@@ -318,14 +326,13 @@ class VersusSession(Session):
     def play(self) -> None:
         self.write(f"Versus, {self.game}: I have picked a secret for you to find; think of one for me to find.")
         self.write("We guess in turns, you first; fewer guesses wins, as many is a draw.")
-        rule = self.game.rule
-        self.write(f"Answer my guesses with {rule.told_as} ({rule.forms}); u takes back your last answer, q quits.")
+        self.write(f"Answer my guesses with {answer_words(self.game)}; u takes back your last answer, q quits.")
         yours: list[Pair] = []
         walk = self.tree.start()
         while not (yours and yours[-1][1] == self.game.solved) and not walk.solved:
             self.write(f"Round {len(yours) + 1}")
             yours.append(self.your_guess(walk, len(yours) + 1))
-            self.write(f"  {self.echo(yours[-1][0])}{yours[-1][1]}{hint(self.game, yours) if self.hints else ''}")
+            self.write(f"  {self.echo(yours[-1][0])}{self.game.answer_text(yours[-1][1])}{hint(self.game, yours) if self.hints else ''}")
             while not walk.solved and len(walk.history) < len(yours):
                 self.answer_turn(walk, f"My guess {len(walk.history) + 1}: {self.show(walk.guess)}  Your answer: ")
         self.write(self.verdict(len(yours), yours[-1][1] == self.game.solved, walk))
@@ -380,7 +387,7 @@ class RefereeSession(Session):
     def play(self) -> None:
         self.write(f"Referee, {self.game}: Player 1 and Player 2 each think of a secret code.")
         self.write("In turns, one guesses the other's secret and the other answers; I check every answer.")
-        self.write(f"Answers: {self.game.rule.forms}. u takes back the last entry, q quits.")
+        self.write(f"Answers: {answer_words(self.game)}. u takes back the last entry, q quits.")
         while not self.over():
             step = len(self.entries)
             guesser = 1 if step % 4 < 2 else 2
@@ -461,7 +468,7 @@ class RefereeSession(Session):
         if step % 2 == 0:
             self.write(f"  Taken back: Player {guesser}'s guess {self.show(str(entry))}.")
         else:
-            self.write(f"  Taken back: Player {3 - guesser}'s answer {entry} to {self.show(str(self.entries[-1]))}.")
+            self.write(f"  Taken back: Player {3 - guesser}'s answer {self.game.answer_text(entry)} to {self.show(str(self.entries[-1]))}.")
 
     def farewell(self) -> str:
         return "Game abandoned."

@@ -131,7 +131,8 @@ def best_shipped_tree(game: Game, folder: Path | None = None, renamed: bool = Fa
     trees = [t for t in shipped_trees(folder) if not t.hard_mode]
     best = min((t for t in trees if t.game == game), key=ShippedTree.rank, default=None)
     if best is None and renamed:
-        same = [t for t in trees if (t.game.length, t.game.repeats, len(t.game.symbols)) == (game.length, game.repeats, len(game.symbols))]
+        same = [t for t in trees if not t.game.has_lists and not game.has_lists  # a word list is no renamed alphabet
+                and (t.game.length, t.game.repeats, len(t.game.symbols)) == (game.length, game.repeats, len(game.symbols))]
         best = min(same, key=ShippedTree.rank, default=None)
     return best
 
@@ -141,7 +142,10 @@ def read_entry(path: Path) -> ShippedTree | None:
     header = _read_header(path)
     try:
         raw_game, stats, objective = header["game"], header["stats"], header["objective"]
-        game = Game(raw_game["length"], raw_game["symbols"], raw_game["repeats"])
+        lists = [None if raw_game.get(key) is None else tuple(raw_game[key]) for key in ("secrets", "guesses")]
+        if raw_game.get("rule", "bulls-cows") != "bulls-cows":
+            return None  # a rule this version does not score
+        game = Game(raw_game["length"], raw_game["symbols"], raw_game["repeats"], *lists)
         height, total = stats["max_guesses"], stats["total_guesses"]
         at_max = stats["histogram"][str(height)]
         if header["format"] != "bactree-tree" or not all(type(x) is int for x in (height, total, at_max)):

@@ -335,9 +335,9 @@ def conflicting_answers(game: Game, history: Sequence[Pair], guess: str, answer:
     raise ValueError(f"answer {answer} to {guess} fits some secret together with every earlier answer")
 
 
-def describe_pairs(history: Sequence[Pair], indices: Sequence[int]) -> str:
-    """`guess 1 (0123: 0B2C) and guess 3 (1456: 1B1C)` for the given history indices."""
-    parts = [f"guess {i + 1} ({history[i][0]}: {history[i][1]})" for i in indices]
+def describe_pairs(game: Game, history: Sequence[Pair], indices: Sequence[int]) -> str:
+    """`guess 1 (0123: 0B2C) and guess 3 (1456: 1B1C)` for the given history indices, answers as `game` says them."""
+    parts = [f"guess {i + 1} ({history[i][0]}: {game.answer_text(history[i][1])})" for i in indices]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -345,8 +345,9 @@ def inconsistent_answer(game: Game, history: Sequence[Pair], guess: str, answer:
     """The error refusing `answer` to `guess` after `history`, naming the earlier answers it contradicts."""
     conflicts = conflicting_answers(game, history, guess, answer)
     if not conflicts:
-        return InconsistentAnswerError(f"no secret gives {answer} to {guess}")
+        return InconsistentAnswerError(f"no secret gives {game.answer_text(answer)} to {guess}")
     return InconsistentAnswerError(
-        f"no secret fits {answer} to {guess} together with the answers to {describe_pairs(history, conflicts)}",
+        f"no secret fits {game.answer_text(answer)} to {guess} together with the answers to "
+        f"{describe_pairs(game, history, conflicts)}",
         conflicts,
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from bactree.game import Game
+from bactree.game import Game, word_game
 
 # Printable, non-space characters, including quotes and backslashes.
 SYMBOL_CHARS = st.characters(min_codepoint=33, max_codepoint=126)
@@ -38,3 +38,19 @@ def _num_codes(length: int, k: int, repeats: bool) -> int:
     for i in range(length):
         count *= k - i
     return count
+
+
+@st.composite
+def word_games(draw: st.DrawFn) -> Game:
+    """A random small word game: 3 to 14 secrets of 2 to 4 letters, isograms or not, maybe with other guesses."""
+    length = draw(st.integers(2, 4))
+    letters = "abcdefg"[: draw(st.integers(length, 7))]
+    isograms = draw(st.booleans())
+    word = (
+        st.permutations(letters).map(lambda p: "".join(p[:length]))
+        if isograms
+        else st.lists(st.sampled_from(letters), min_size=length, max_size=length).map("".join)
+    )
+    secrets = draw(st.sets(word, min_size=3, max_size=14))
+    others = draw(st.sets(word, max_size=6)) if draw(st.booleans()) else set()
+    return word_game(secrets, secrets | others if others else None)

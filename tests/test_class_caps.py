@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from game_strategies import small_games
+from game_strategies import small_games, word_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_search import fits_within, least_total, most_solved_of, parts
@@ -73,6 +73,22 @@ def test_bounds_equal_the_recursion_computed_code_by_code(game):
     solver = search_height.Solver(game)
     for depth in range(6):
         assert solver.class_caps.at(depth).tolist() == class_caps_reference(solver, depth).tolist(), depth
+
+
+@settings(max_examples=25, deadline=None)
+@given(word_games())
+def test_a_word_lists_bounds_equal_the_recursion_and_hold(game):
+    """A word list's codes are orbits of their own, counted afresh at each depth (`_class_caps_of_each_code`): the
+    same bounds as the recursion, and none below what a tree can solve of its class."""
+    solver = search_height.Solver(game)
+    caps = solver.class_caps
+    assert caps.orbit_of.tolist() == list(range(game.num_codes))
+    for depth in range(5):
+        assert caps.at(depth).tolist() == class_caps_reference(solver, depth).tolist(), depth
+    for g, guess in enumerate(game.codes):
+        for answer, members in answer_classes(game, guess).items():
+            for depth in range(1, 4):
+                assert caps.at(depth)[g, encode_answer(game, answer)] >= most_solved_of(game, members, depth)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=str)

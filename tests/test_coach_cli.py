@@ -33,6 +33,56 @@ def test_review_of_a_short_game_prints_exactly_this():
     )
 
 
+def test_a_mastermind_walk_reviews_in_the_game_its_first_line_names():
+    """`bactree walk --game mastermind --secret 3456 | bactree review`: no options needed, answers in key pegs."""
+    lines: list[str] = []
+    walk_secret(load_shipped_tree(preset("mastermind")), "3456", lines.append)
+    transcript = "".join(line + "\n" for line in lines)
+    assert lines[1] == "Guess 1: 1123  0 black, 1 white  276 secrets remain"
+    result = runner.invoke(app, ["review"], input=transcript)
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "Review of a game of 4 of '123456', repeats (expected; loss in expected guesses a game):\n"
+        " 1. 1123 0 black, 1 white  1296 secrets before; best 1123 4.3403, played 4.3403, loss 0.0000; luck: 276 left, 185.3 on average\n"
+        " 2. 2445 1 black, 1 white  276 secrets before; best 2445 3.5326, played 3.5326, loss 0.0000; luck: 51 left, 33.2 on average\n"
+        " 3. 2566 1 black, 1 white  51 secrets before; best 2566 2.7255, played 2.7255, loss 0.0000; luck: 8 left, 5.7 on average\n"
+        " 4. 3456 4 black, 0 white  8 secrets before; best 3456 1.8750, played 1.8750, loss 0.0000; luck: found it, 0.9 on average\n"
+        "Total loss 0.0000; found in 4 guesses; best play averages 4.3403 from the start.\n"
+    )
+    result = runner.invoke(app, ["review", "--length", "3"], input=transcript)
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: the transcript plays 4 of '123456', repeats, but the options ask for "
+                             "3 of '0123456789', no repeats\n")
+
+
+def test_a_game_not_finished_after_one_guess_says_guess():
+    result = runner.invoke(app, ["review", *TINY], input="012 1B0C\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == (
+        "Total loss 0.0000; not found after 1 guess; best play averages 3.2667 from the start.")
+
+
+def test_analyse_at_the_start_says_every_first_guess_is_equivalent_to_one_listed():
+    result = runner.invoke(app, ["analyse", *TINY])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:5] == [
+        "3 of '01234', no repeats, after the start: 60 secrets still possible.",
+        "Guesses to find the secret from here, this one included (total over the secrets, and mean):",
+        "  guess         total        mean",
+        "  012            196      3.2667  could win now",
+        "Every first guess is 012 with its symbols renamed (or its positions reordered): all are equivalent.",
+    ]
+    result = runner.invoke(app, ["analyse", "-n", "3", "--symbols", "0123", "--repeats"])
+    assert result.output.splitlines()[3:7] == [
+        "  001            206      3.2188  could win now",
+        "  012            208      3.2500  could win now",
+        "  000            233      3.6406  could win now",
+        "Every first guess is one of these with its symbols renamed or its positions reordered, and equivalent to it.",
+    ]
+    result = runner.invoke(app, ["analyse", "-n", "3", "--symbols", "0123", "--repeats", "--top", "2"])
+    assert "Every first guess" not in result.output  # a guess of the third kind is not listed
+
+
 def test_analyse_prints_the_table_and_the_named_guess():
     result = runner.invoke(app, ["analyse", *TINY, "012=1B0C", "--guess", "013", "--top", "2"])
     assert result.exit_code == 0, result.output

@@ -3,6 +3,8 @@ the oracle protocol (a fake program that garbles or lies gets a clear error nami
 
 from __future__ import annotations
 
+import io
+import re
 import sys
 import textwrap
 
@@ -24,6 +26,7 @@ from bactree.crack import (
     make_cracker,
     score,
 )
+from bactree.crack.run import crack as run_crack
 from bactree.game import BactreeError
 from naive import score as naive_score
 from naive_crack import all_secrets, crack_first_consistent
@@ -202,6 +205,35 @@ def test_terminal_oracle_asks_again_on_an_impossible_answer_and_quits() -> None:
     with pytest.raises(Quit):
         oracle.ask(puzzle.parse("baa"))
     assert not issubclass(Quit, BactreeError)  # a goodbye, not an error
+
+
+class _Person(io.StringIO):
+    """Someone at the terminal who answers every question from `secret`, and types u once, at question `undo_at`."""
+
+    def __init__(self, puzzle: Puzzle, secret: str, undo_at: int | None) -> None:
+        super().__init__()
+        self.puzzle, self.secret, self.undo_at, self.shown = puzzle, puzzle.parse(secret), undo_at, io.StringIO()
+
+    def readline(self, size: int = -1) -> str:
+        number, asked = re.findall(r"question (\d+): \[(.*)\]\n", self.shown.getvalue())[-1]
+        if int(number) == self.undo_at:
+            self.undo_at = None
+            return "u\n"
+        bulls, cows = score(self.puzzle.parse(asked), self.secret, self.puzzle.num_symbols)
+        return f"{bulls} {cows}\n"
+
+
+@pytest.mark.parametrize("strategy", ["best", "count-split", "blocks", "windows"])
+def test_a_take_back_replays_the_earlier_answers_and_asks_the_same_questions(strategy: str) -> None:
+    """Each cracker is seeded: run again on the answers kept, it asks what it asked, so u costs no question."""
+    puzzle = Puzzle(8, "abcdef", True)
+    straight = _Person(puzzle, "abcdefab", None)
+    expected = run_crack(puzzle, TerminalOracle(puzzle, straight, straight.shown), strategy)
+    person = _Person(puzzle, "abcdefab", 5)
+    result = run_crack(puzzle, TerminalOracle(puzzle, person, person.shown), strategy)
+    assert result["solved"] and result["queries"] == expected["queries"]
+    assert person.shown.getvalue().count("  taken back: your answer ") == 1
+    assert person.shown.getvalue().count("question 4: [") == 2  # asked again after the take-back, once
 
 
 def test_a_lie_is_caught(fake_program) -> None:

@@ -100,6 +100,32 @@ def test_interactive_answer_contradicting_earlier_ones_is_asked_again_at_once() 
     assert result.stdout.startswith("[aba] solved in 3 questions (count-split, ")
 
 
+def test_interactive_takes_back_with_u_and_reads_two_digits_as_walk_does() -> None:
+    # Secret "aba": 20 to "aaa", taken back (twice: the second finds nothing), 12 to "baa", taken back, then 30.
+    result = runner.invoke(app, INTERACTIVE, input="20\nu\nu\n20\n12\nu\n12\n30\n")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        "question 1: [aaa]\n"
+        "bulls cows> question 2: [baa]\n"
+        "bulls cows>   taken back: your answer 2 0 to question 1 ([aaa])\n"
+        "question 1: [aaa]\n"
+        "bulls cows>   nothing to take back yet\n"
+        "bulls cows> question 2: [baa]\n"
+        "bulls cows> question 3: [aba]\n"
+        "bulls cows>   taken back: your answer 1 2 to question 2 ([baa])\n"
+        "question 2: [baa]\n"
+        "bulls cows> question 3: [aba]\n"
+        "bulls cows> "
+    )
+    assert result.stdout.startswith("[aba] solved in 3 questions (count-split, ")
+
+
+def test_a_key_of_the_wrong_length_says_positions() -> None:
+    result = runner.invoke(app, ["crack", "-n", "10", "--secret", "abc", "-q"])
+    assert result.exit_code == 2
+    assert result.stderr == "Error: invalid key 'abc': 3 symbols, the game has 10 positions\n"
+
+
 @pytest.mark.parametrize("answers", ["q\n", "2 0\nquit\n", "2 0\n Q \n", "", "2 0\n"], ids=["q", "quit", "Q", "eof", "eof-later"])
 def test_interactive_quit_says_bye_and_exits_0(answers: str) -> None:
     result = runner.invoke(app, INTERACTIVE, input=answers)

@@ -124,3 +124,68 @@ def test_the_tables_of_shipped_trees_say_what_the_files_hold(page: Path) -> None
         assert proven.startswith("yes" if doc["optimal"] else "no"), name
         if not doc["optimal"] and "lower_bound" in stats and "at least" in proven:
             assert f"at least {stats['lower_bound']}" in proven, name
+
+
+def fence_errors(text: str) -> list[str]:
+    """Lines that close a fenced block with text after the fence: Markdown then reads the fence as no fence, and
+    the block runs on over the paragraphs below it (a build does not warn). Opening fences may carry a language."""
+    errors, open_fence = [], None
+    for number, line in enumerate(text.splitlines(), 1):
+        fence = re.match(r"\s*(`{3,}|~{3,})(.*)", line)
+        if fence is None:
+            continue
+        marks, rest = fence.groups()
+        if open_fence is None:
+            open_fence = marks
+        elif marks[0] == open_fence[0] and len(marks) >= len(open_fence):
+            if rest.strip():
+                errors.append(f"line {number}: text after a closing fence: {line.strip()[:60]!r}")
+            open_fence = None
+    if open_fence is not None:
+        errors.append("a fenced block is never closed")
+    return errors
+
+
+def test_the_fence_check_catches_text_after_a_closing_fence() -> None:
+    assert fence_errors("```console\n$ bactree\n```\n\nText.\n") == []
+    assert fence_errors("```console\n$ bactree\n``` Text.\n") == ["line 3: text after a closing fence: '``` Text.'"]
+    assert fence_errors("````\n```\n````\n") == []  # a shorter fence inside a longer one is text
+    assert fence_errors("```\nx\n") == ["a fenced block is never closed"]
+
+
+@pytest.mark.parametrize("page", [REPO / "README.md", *sorted(DOCS.rglob("*.md"))], ids=lambda page: page.name)
+def test_no_fence_closes_with_text_after_it(page: Path) -> None:
+    assert fence_errors(page.read_text()) == [], page
+
+
+def nav_pages() -> dict[str, list[str]]:
+    """The pages of mkdocs.yml's navigation, by section (`Guides`, ...; top-level pages under "")."""
+    sections: dict[str, list[str]] = {"": []}
+    section = ""
+    nav = (REPO / "mkdocs.yml").read_text().split("\nnav:\n", 1)[1]
+    for line in nav.splitlines():
+        entry = re.fullmatch(r"(\s*)- (?:(.+?):\s*)?(\S+\.md)?\s*", line)
+        if entry is None:
+            break  # the navigation ends where the next setting begins
+        indent, title, page = entry.groups()
+        if len(indent) <= 2:  # a top-level entry: a page, or a section's title
+            section = "" if page is not None else title.strip('"')
+            sections.setdefault(section, [])
+        if page is not None:
+            sections[section].append(page)
+    return sections
+
+
+def test_every_page_is_in_the_navigation() -> None:
+    listed = [page for pages in nav_pages().values() for page in pages]
+    pages = sorted(str(page.relative_to(DOCS)) for page in DOCS.rglob("*.md") if "_hooks" not in page.parts)
+    assert sorted(listed) == pages
+
+
+@pytest.mark.parametrize("page", ["index.md", "cli.md"])
+def test_the_home_page_and_the_cli_reference_link_every_guide(page: str) -> None:
+    text = (DOCS / page).read_text()
+    guides = nav_pages()["Guides"]
+    assert len(guides) >= 8 and "coach.md" in guides
+    missing = [guide for guide in guides if f"]({guide})" not in text]
+    assert missing == [], f"{page} does not link {missing}"

@@ -10,8 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from bactree.cli.main import app
-from bactree.game import Game
+from bactree.game import Game, word_game
 from bactree.page import page_html, tree_page
+from bactree.shipped import trees_dir
 from walker_trees import write_tree
 
 BC3 = Game(3, "0123", False)
@@ -70,3 +71,39 @@ def test_cli_html_errors(bc3_file: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["html", str(bc3_file), "-o", str(tmp_path)])  # a folder
     assert result.exit_code == 2 and result.output.startswith(f"Error: cannot write {str(tmp_path)!r}: ")
     assert not out.exists()
+
+
+WORDS = word_game(["käse", "hase", "rose", "maus", "haus", "müll"], ["saal", "ebbe"])
+
+
+def test_a_word_games_page_carries_its_lists_and_no_pegs(tmp_path: Path) -> None:
+    """Version 2: the lists travel in the embedded tree; a word game is told in bulls and cows, never drawn as pegs."""
+    tree_file = write_tree(tmp_path / "de.json", WORDS)
+    page, doc = tree_page(tree_file)
+    data = embedded(page)
+    assert data["tree"] == doc and doc["version"] == 2
+    assert data["tree"]["game"]["secrets"] == ["hase", "haus", "käse", "maus", "müll", "rose"]
+    assert data["tree"]["game"]["guesses"] == ["ebbe", "hase", "haus", "käse", "maus", "müll", "rose", "saal"]
+    assert data["pegs"] == [] and data["answers"] == [str(a) for a in WORDS.answers]
+    assert "<title>bactree: de.json (6 words of 4 letters, 8 allowed guesses)</title>" in page
+    two_letters = word_game(["abba", "baba", "abab"])  # repeats and few symbols, as Mastermind's pegs would need
+    assert embedded(tree_page(write_tree(tmp_path / "ab.json", two_letters))[0])["pegs"] == []
+
+
+def test_cli_html_of_a_word_game(tmp_path: Path) -> None:
+    tree_file = write_tree(tmp_path / "de.json", WORDS)
+    words = tmp_path / "de.txt"
+    words.write_text("Käse\nhase\nrose\nmaus\nhaus\nMüll\n", encoding="utf-8")
+    guesses = tmp_path / "guesses.txt"
+    guesses.write_text("saal\nebbe\n", encoding="utf-8")
+    out = tmp_path / "de.html"
+    result = runner.invoke(app, ["html", str(tree_file), "--words", str(words), "--guesses", str(guesses), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"wrote {out}: de.json, {embedded(out.read_text())['tree']['stats']['nodes']} nodes, {len(out.read_text()) // 1024} KiB\n"
+    result = runner.invoke(app, ["html", str(tree_file), "--words", str(words), "-o", str(tmp_path / "other.html")])
+    assert (result.exit_code, result.output) == (
+        2, f"Error: {tree_file} plays 6 words of 4 letters, 8 allowed guesses, but the options ask for 6 words of 4 letters\n")
+    result = runner.invoke(app, ["html", "--words", str(words), "-o", str(tmp_path / "other.html")])
+    assert result.exit_code == 2 and result.output.startswith("Error: no shipped tree for words-")
+    assert result.output.endswith(" (6 words of 4 letters) in " + str(trees_dir()) + "; pass a tree file instead\n")
+    assert not (tmp_path / "other.html").exists()

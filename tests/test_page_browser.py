@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import os
 import random
+import unicodedata
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from bactree.game import Game, make_game
+from bactree.cli.options import resolve_game
+from bactree.game import Game, make_game, word_game
 from bactree.page import tree_page
-from bactree.pegs import PALETTE
+from bactree.pegs import COLOURS, peg_colours
 from bactree.play import remaining
 from bactree.shipped import shipped_trees
 from bactree.walker import Tree, load_shipped_tree, load_tree
@@ -39,6 +41,12 @@ if webdriver is None:  # outside the except: under CI the failure is one line, n
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BC3 = Game(3, "0123", False)
 PHONE = (390, 844)
+# Word games (tree format version 2): German secrets with umlauts and ß, and allowed guesses beyond them that
+# repeat letters; Russian secrets, ё sorted after я as code points are.
+GERMAN = word_game(["käse", "hase", "rose", "reis", "maus", "haus", "laus", "laub", "kuss", "löwe", "müll", "öfen",
+                    "füße", "bühl", "hemd", "wald"], ["saal", "moos", "ebbe", "tees"])
+RUSSIAN = word_game(["мама", "рука", "нога", "вода", "река", "лиса", "сова", "окно", "небо", "море", "поле", "луна",
+                     "звук", "слон", "волк", "мост", "соль", "роза", "хлеб", "снег", "ёлка", "яйцо", "жена", "кино"])
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +65,12 @@ def browser() -> Iterator[webdriver.Chrome]:
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Tree]]:
-    """Pages of a small Bulls and Cows tree and of the best shipped trees of 4x10 and Mastermind."""
+    """Pages of a small Bulls and Cows tree, of two word games and of the best shipped trees of 4x10 and Mastermind."""
     folder = tmp_path_factory.mktemp("pages")
     trees = {
         "bc3": load_tree(write_tree(folder / "bc3.json", BC3)),
+        "de": load_tree(write_tree(folder / "de.json", GERMAN)),
+        "ru": load_tree(write_tree(folder / "ru.json", RUSSIAN)),
         "bc4x10": load_shipped_tree(make_game()),
         "mm4x6": load_shipped_tree(make_game("mastermind")),
     }
@@ -251,11 +261,11 @@ def test_mastermind_codes_are_pegs_and_answers_key_pegs(browser, pages) -> None:
     path, tree = pages["mm4x6"]
     game = tree.game
     open_page(browser, path)
-    colour = {symbol: rgb(PALETTE[i][1]) for i, symbol in enumerate(game.symbols)}  # the terminal's palette too
+    colour = {symbol: rgb(COLOURS[c][1]) for symbol, c in zip(game.symbols, peg_colours(game))}  # the terminal's too
 
     def looks_right(pegs, code: str) -> None:
         assert [p[0] for p in pegs] == list(code)  # the symbol stays on each peg
-        assert [p[1] for p in pegs] == [f"peg p{game.symbols.index(s)}" for s in code]
+        assert [p[1] for p in pegs] == [f"peg p{game.symbols.index(s)}" for s in code]  # digits: the palette's order
         assert [p[2] for p in pegs] == [colour[s] for s in code]
 
     walk = tree.start()
@@ -285,6 +295,28 @@ def test_mastermind_codes_are_pegs_and_answers_key_pegs(browser, pages) -> None:
         field.send_keys(guess, Keys.ENTER)
     assert fits_horizontally(browser)
     screenshot(browser, "find-pegs")
+
+
+def test_mastermind_answers_are_said_in_pegs_and_colour_letters_in_their_colour(browser, tmp_path: Path) -> None:
+    """`--symbols RGBYOP`: R is red, G green, B blue, Y yellow, O orange, P purple; answers read `1 black, 1 white`."""
+    game = Game(4, "RGBYOP", True)
+    page, _ = tree_page(load_shipped_tree(make_game("mastermind")).name, game, rename=True)
+    path = tmp_path / "rgbyop.html"
+    path.write_text(page, encoding="utf-8")
+    open_page(browser, path)
+    assert text(browser, "play-intro").endswith(
+        "Answer each guess with its black and white pegs: the outlined buttons are the answers some remaining secret gives.")
+    guess = by_id(browser, "play-guess").get_attribute("textContent")
+    answer_button(browser, "1B1C").click()
+    pegs, history = browser.execute_script(PEG_STATE)
+    named = {"R": "#D55E00", "G": "#009E73", "B": "#0072B2", "Y": "#F0E442", "O": "#E69F00", "P": "#CC79A7"}
+    assert [(p[0], p[2]) for p in history[0][0]] == [(s, rgb(named[s])) for s in guess]
+    assert browser.find_element(By.CSS_SELECTOR, "#play-history li").get_attribute("textContent") == (
+        f"Guess 1: {guess} 1 black, 1 white")
+    by_id(browser, "play-input").send_keys("5 0", Keys.ENTER)
+    assert text(browser, "play-message") == "impossible answer 5 black, 0 white: black and white pegs cannot exceed 4 together"
+    by_id(browser, "play-undo").click()
+    assert text(browser, "play-message") == f"Taken back: your answer 1 black, 1 white to guess 1 ({guess})."
 
 
 def test_bulls_and_cows_keeps_digits(browser, pages) -> None:
@@ -341,6 +373,157 @@ def test_browse_expands_nodes_and_follows_typed_answers(browser, pages) -> None:
     screenshot(browser, "browse")
     by_id(browser, "browse-collapse").click()
     assert len(browser.find_elements(By.CSS_SELECTOR, "button.node")) == 1
+
+
+# --- word games ----------------------------------------------------------------------
+
+
+def typed(word: str) -> str:
+    """`word` as a person might type it: upper case (where that keeps its length: not ß), letters decomposed (NFD)."""
+    upper = word.upper()
+    return unicodedata.normalize("NFD", upper if len(upper) == len(word) else word)
+
+
+def test_word_games_play_every_secret_in_bulls_and_cows(browser, pages) -> None:
+    for key, game in (("de", GERMAN), ("ru", RUSSIAN)):
+        path, tree = pages[key]
+        assert tree.game == game
+        open_page(browser, path)
+        assert text(browser, "game-line") == f"{game} · worst-case tree, at most {tree.stats['max_guesses']} guesses"
+        assert text(browser, "play-intro") == (
+            f"Think of a secret word, one of {game}. I will find it in at most {tree.stats['max_guesses']} guesses. "
+            "Answer each guess with its bulls and cows: the outlined buttons are the answers some remaining secret gives.")
+        depths = {secret: play_by_clicking(browser, tree, secret) for secret in game.secret_codes}
+        assert sum(depths.values()) == tree.stats["total_guesses"]
+    shipped = load_shipped_tree(resolve_game("words", None, None, None))  # the 1,529 words of en-4
+    path = pages["de"][0].with_name("words.html")
+    path.write_text(tree_page(shipped.name)[0], encoding="utf-8")
+    open_page(browser, path)
+    for secret in random.Random(5).sample(shipped.game.secret_codes, 3):
+        play_by_clicking(browser, shipped, secret)
+    open_page(browser, pages["ru"][0])
+    assert browser.find_elements(By.CSS_SELECTOR, ".peg, .key") == []  # repeated letters, yet no pegs
+    field = by_id(browser, "play-input")
+    by_id(browser, "play-restart").click()
+    walk = tree.start()
+    secret = "ёлка"
+    while not walk.solved:  # answers typed, as at the terminal
+        answer = RUSSIAN.score(walk.guess, secret)
+        field.send_keys(f"{answer.bulls} {answer.cows}", Keys.ENTER)
+        walk.answer(answer.bulls, answer.cows)
+    assert text(browser, "play-message") == f"Solved: your secret is ёлка, found in {len(walk.history)} guesses."
+    assert text(browser, "play-history").splitlines()[-1] == f"Guess {len(walk.history)}: ёлка 4B0C"
+    by_id(browser, "play-restart").click()
+    field.send_keys("3 1", Keys.ENTER)
+    assert text(browser, "play-message") == "impossible answer 3B1C: 3 bulls leave one symbol, which cannot be a cow"
+
+
+def test_a_word_game_of_few_letters_that_repeat_keeps_bulls_and_cows(browser, tmp_path: Path) -> None:
+    """Two letters, repeated: a Mastermind game of every code would be pegs; a word game is told in bulls and cows."""
+    game = word_game(["abba", "baba", "abab", "aabb", "bbba", "aaab"])
+    page, _ = tree_page(write_tree(tmp_path / "ab.json", game))
+    path = tmp_path / "ab.html"
+    path.write_text(page, encoding="utf-8")
+    open_page(browser, path)
+    guess = text(browser, "play-guess")
+    answer = game.score(guess, "abab")
+    answer_button(browser, str(answer)).click()
+    assert text(browser, "play-history") == f"Guess 1: {guess} {answer}"
+    assert browser.find_elements(By.CSS_SELECTOR, ".peg, .key") == []
+    by_id(browser, "play-input").send_keys("9 0", Keys.ENTER)
+    assert text(browser, "play-message") == "impossible answer 9B0C: bulls plus cows cannot exceed 4"
+
+
+def test_play_a_game_of_symbols_past_u_ffff(browser, tmp_path: Path) -> None:
+    """Emoji are one symbol each but two UTF-16 units: the page counts and scores code points."""
+    game = Game(2, "a\U0001F600b\U0001F601", True)
+    tree = load_tree(write_tree(tmp_path / "emoji.json", game))
+    page, _ = tree_page(tree.name)
+    path = tmp_path / "emoji.html"
+    path.write_text(page, encoding="utf-8")
+    open_page(browser, path)
+    depths = {secret: play_by_clicking(browser, tree, secret) for secret in game.codes}
+    assert sum(depths.values()) == tree.stats["total_guesses"]
+    by_id(browser, "tab-find").click()
+    field = by_id(browser, "find-input")
+    field.send_keys("\U0001F600", Keys.ENTER)
+    assert text(browser, "find-message") == "invalid code '\U0001F600': expected 2 symbols, got 1"
+    field.clear()
+    field.send_keys("\U0001F600\U0001F600", Keys.ENTER)
+    assert browser.find_element(By.CSS_SELECTOR, "#find-history li").get_attribute("data-answer") in {str(a) for a in game.answers}
+
+
+def test_find_mine_takes_words_in_any_case_and_refuses_others(browser, pages) -> None:
+    path, tree = pages["de"]
+    open_page(browser, path)
+    by_id(browser, "tab-find").click()
+    assert text(browser, "find-intro") == (
+        "I have picked a secret word, one of 16 words of 4 letters, 20 allowed guesses. Find it! Type a word of the list, in any case.")
+    field = by_id(browser, "find-input")
+    assert field.get_attribute("placeholder") == "a word" and not by_id(browser, "find-pegs").is_displayed()
+    for guess, message in (("xyzw", "invalid guess 'xyzw': not a word of the game's list"),  # the terminal's words
+                           ("Fuss", "invalid guess 'Fuss': not a word of the game's list"),
+                           ("käsen", "invalid guess 'käsen': expected 4 letters, got 5"),
+                           ("мама", "invalid guess 'мама': not a word of the game's list")):
+        field.clear()
+        field.send_keys(guess, Keys.ENTER)
+        assert text(browser, "find-message") == message
+        assert browser.find_elements(By.CSS_SELECTOR, "#find-history li") == []  # a refused guess changes nothing
+    shown = []
+    for guess in ("EBBE", typed("öfen"), typed("füße")):  # an allowed guess that is no secret; Ö decomposed; ß
+        field.clear()
+        field.send_keys(guess, Keys.ENTER)
+        item = browser.find_elements(By.CSS_SELECTOR, "#find-history li")[-1]
+        shown.append(item.find_element(By.CSS_SELECTOR, "code").text)
+        if item.get_attribute("data-answer") == "4B0C":  # the hidden word, by chance: a new one for the next guess
+            by_id(browser, "find-new").click()
+    assert typed("öfen") == "O\u0308FEN"
+    assert shown == ["ebbe", "öfen", "füße"]  # scored, as the lists hold them
+    walk = tree.start()
+    by_id(browser, "find-new").click()
+    while True:  # the tree finds the hidden word from the page's answers, each guess typed in capitals and decomposed
+        field.clear()
+        field.send_keys(typed(walk.guess), Keys.ENTER)
+        item = browser.find_elements(By.CSS_SELECTOR, "#find-history li")[-1]
+        assert item.find_element(By.CSS_SELECTOR, "code").text == walk.guess  # the word as the list holds it
+        assert item.find_element(By.CSS_SELECTOR, ".verdict").text.startswith(("Exact: ", "Bounds: "))
+        key = item.get_attribute("data-answer")
+        walk.answer(int(key[0]), int(key[2]))
+        if walk.solved:
+            break
+        n = len(walk.candidates)
+        assert text(browser, "find-message") == f"{key}: {n} {'secret still fits' if n == 1 else 'secrets still fit'}."
+    assert text(browser, "find-message") == f"Solved in {len(walk.history)} guesses."
+    assert fits_horizontally(browser)
+    by_id(browser, "find-new").click()
+    by_id(browser, "find-give-up").click()
+    revealed = text(browser, "find-message").removeprefix("The secret was ").rstrip(".")
+    assert revealed in GERMAN.secret_codes  # a secret, never a guess of the longer list
+    by_id(browser, "tab-stats").click()
+    assert "Secrets 16\nAllowed guesses 20\nMost guesses" in text(browser, "stats-table")
+
+
+def test_browse_a_word_game(browser, pages) -> None:
+    path, tree = pages["ru"]
+    open_page(browser, path)
+    by_id(browser, "tab-browse").click()
+    (root,) = node_buttons(browser)
+    assert root.text == f"{tree.root['guess']} depth 1 · 24 secrets"
+    field = by_id(browser, "browse-path")
+    key = next(iter(tree.root["next"]))
+    field.send_keys(key, Keys.ENTER)
+    walk = tree.start()
+    walk.answer(key)
+    target = browser.find_element(By.CSS_SELECTOR, "button.node.target")
+    assert target.get_attribute("data-guess") == walk.guess and target.get_attribute("data-depth") == "2"
+    assert text(browser, "browse-message") == f"After {key}: guess {walk.guess} at depth 2."
+    assert [b.get_attribute("data-guess") for b in node_buttons(browser, "#browse-tree > li > ul")] == [
+        child["guess"] for child in tree.root["next"].values()]
+    by_id(browser, "tab-stats").click()
+    table = text(browser, "stats-table")
+    assert f"Secrets 24\nMost guesses {tree.stats['max_guesses']}\nTotal guesses {tree.stats['total_guesses']}" in table
+    bars = browser.find_elements(By.CSS_SELECTOR, "#stats-chart svg g.bar")
+    assert {b.get_attribute("data-guesses"): int(b.get_attribute("data-secrets")) for b in bars} == tree.stats["histogram"]
 
 
 # --- stats and every shipped tree ----------------------------------------------------

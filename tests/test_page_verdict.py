@@ -15,12 +15,12 @@ from typing import Iterator
 import pytest
 
 from bactree import treefile
-from bactree.game import Game, make_game
+from bactree.game import Game, make_game, word_game
 from bactree.page import tree_page
 from bactree.walker import load_shipped_tree, shipped_tree_path
 from chromium import HOW_TO_GET_A_BROWSER, NoBrowser, chromium, no_browser
 from naive_search import least_total, min_cost_tree, parts, tree_to_nodes
-from walker_trees import first_pick, write_tree
+from walker_trees import build_root, first_pick, write_tree
 
 try:
     from selenium import webdriver
@@ -67,15 +67,15 @@ def open_page(browser, tree_file: Path, folder: Path) -> None:
 
 
 def position(game: Game, history: list[tuple[str, str]]) -> frozenset[str]:
-    return frozenset(c for c in game.codes if all(str(game.score(g, c)) == a for g, a in history))
+    return frozenset(c for c in game.secret_codes if all(str(game.score(g, c)) == a for g, a in history))
 
 
 def sampled_positions(game: Game, count: int, seed: int, least_guesses: int) -> list[tuple[list[tuple[str, str]], str]]:
-    """(history, next guess) pairs: random guesses at a random secret, of 0..3 guesses (at least `least_guesses`)."""
+    """(history, next guess) pairs: random allowed guesses at a random secret, of 0..3 guesses (at least `least_guesses`)."""
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        secret = rng.choice(game.codes)
+        secret = rng.choice(game.secret_codes)
         history = []
         for _ in range(rng.randint(least_guesses, 3)):
             guess = rng.choice(game.codes)
@@ -100,7 +100,12 @@ def brute_force(game: Game, history: list[tuple[str, str]], guess: str) -> tuple
 # (game, tree: "exact" for the brute force's optimal expected tree, "greedy" otherwise; positions; fewest guesses before).
 # Whole games are among the positions: there the guess with the best one-deep bound is not always best, so a
 # solver that stopped at it, or pruned a little too eagerly, fails here (3 of '1234' repeats: 207 against 206).
+# A word game's allowed guesses may be more than its secrets, and repeat letters: every one is tried on a position.
+# Here the best first guess is no secret (крм, дсм: 35 guesses in all, against 40 with the secrets alone).
+WORDS = word_game(["кот", "рот", "сот", "мот", "лот", "дот", "пот", "дом", "сом", "ком", "лом", "ром"], ["крм", "дсм", "ккк"])
 SMALL = [
+    (WORDS, "exact", 40, 0),
+    (WORDS, "greedy", 40, 0),
     (Game(3, "0123", False), "exact", 40, 0),
     (Game(3, "123", True), "exact", 40, 0),
     (Game(3, "01234", False), "greedy", 40, 0),
@@ -108,7 +113,8 @@ SMALL = [
 ]
 
 
-@pytest.mark.parametrize(("game", "kind", "count", "least_guesses"), SMALL, ids=[f"{g.length}x{g.num_symbols}{'r' if g.repeats else ''}" for g, *_ in SMALL])
+@pytest.mark.parametrize(("game", "kind", "count", "least_guesses"), SMALL,
+                         ids=[f"{'words-' + kind if g.has_lists else ''}{g.length}x{g.num_symbols}{'r' if g.repeats else ''}" for g, kind, *_ in SMALL])
 def test_verdicts_equal_the_brute_force(browser, tmp_path: Path, game: Game, kind: str, count: int, least_guesses: int) -> None:
     tree_file = tmp_path / "tree.json"
     (optimal_expected_tree if kind == "exact" else write_tree)(tree_file, game)
@@ -215,6 +221,18 @@ def test_a_tree_not_proven_optimal_gives_bounds_with_its_lower_bound(browser, tm
     assert verdict["value"] == verdict["best"]  # the tree's own first guess: the same bounds
 
 
+def test_a_word_games_lower_bound_is_of_its_secrets(browser, tmp_path: Path) -> None:
+    """A word game's stats.lower_bound bounds the whole set of its secrets, which are fewer than its allowed guesses."""
+    floor = least_total(WORDS, frozenset(WORDS.secret_codes)) - 1  # a true bound, above the page's own (31)
+    doc = treefile.document(WORDS, treefile.Objective("expected"), False, build_root(WORDS), lower_bound=floor)
+    tree_file = tmp_path / "words.json"
+    treefile.write_atomic(tree_file, treefile.dumps(doc))
+    open_page(browser, tree_file, tmp_path)
+    (verdict,) = browser.execute_script(VERDICTS, [[[], doc["root"]["guess"], 0]])  # no work: bounds alone
+    assert not verdict["exact"] and verdict["secrets"] == len(WORDS.secret_codes) < len(WORDS.codes)
+    assert verdict["best"] == {"lo": floor, "hi": doc["stats"]["total_guesses"]}
+
+
 SCORES = """
 const [codes, length, symbols, repeats, answers, pairs] = arguments;
 const judge = bactreeVerdicts.makeJudge({ codes, length, symbols, repeats, answers, total: () => 0, exactTree: false, wholeFloor: null });
@@ -225,11 +243,15 @@ return pairs.map(([g, s]) => judge.score(g, s));
 @pytest.mark.parametrize(
     "game",
     [Game(4, "123456", True), Game(3, "0123456789", False), Game(2, "abcdefghijklmnopq", True),
-     Game(2, "abcdefghijklmnopqrstuvwxyzABCDEFG", False), Game(3, "ab", True)],
-    ids=["mastermind", "3x10", "17r", "33", "3x2r"],
+     Game(2, "abcdefghijklmnopqrstuvwxyzABCDEFG", False), Game(3, "ab", True),
+     Game(3, "a\U0001F600b\U0001F601", True), Game(3, "\U0001F600\U0001F601\U0001F602\U0001F642", False),
+     word_game(["мама", "папа", "вода", "нога", "лиса", "сова", "небо", "поле", "звук", "слон", "хлеб", "ёлка", "яйцо", "жена"],
+               ["ааба", "шить", "щука", "эхом", "юлой", "цель", "фырч"])],
+    ids=["mastermind", "3x10", "17r", "33", "3x2r", "astral-r", "astral", "words-32r"],
 )
 def test_the_verdicts_scoring_is_the_games(browser, tmp_path: Path, game: Game) -> None:
-    """Each way the engine counts common symbols (bit sets, symbol counts, pairing positions) scores as game.score."""
+    """Each way the engine counts common symbols (bit sets, symbol counts, pairing positions) scores as game.score,
+    symbols past U+FFFF (two UTF-16 units each) and a word game's allowed guesses included."""
     open_page(browser, write_tree(tmp_path / "tree.json", game, first_pick), tmp_path)
     rng = random.Random(3)
     n = len(game.codes)

@@ -11,7 +11,7 @@ import pexpect
 import pytest
 
 from bactree.game import Game, preset
-from bactree.pegs import PALETTE, code_painter, paint_code, wants_colour
+from bactree.pegs import COLOURS, PALETTE, code_painter, paint_code, peg_colours, wants_colour
 from bactree.play import pick_secret
 from bactree.walker import load_shipped_tree
 
@@ -56,6 +56,19 @@ def test_paint_code_keeps_each_symbol_on_its_own_colour() -> None:
     backgrounds = [int(cell.split("m", 1)[0].rsplit(";", 1)[1]) for cell in cells]
     assert backgrounds == [PALETTE[0][2], PALETTE[0][2], PALETTE[5][2], PALETTE[1][2]]
     assert len({entry[2] for entry in PALETTE}) == len(PALETTE)  # eight colours, all distinct
+
+
+def test_a_letter_that_names_a_colour_is_painted_in_it() -> None:
+    """R red (vermillion), G green, B blue, Y yellow, O orange, P purple, W white, K black; other symbols take the
+    palette's unused colours in order, and digits keep the palette's order."""
+    names = lambda symbols: [COLOURS[c][0] for c in peg_colours(Game(len(symbols), symbols, True))]
+    assert names("RGBYOP") == ["vermillion", "bluish green", "blue", "yellow", "orange", "reddish purple"]
+    assert names("WKrg") == ["white", "black", "vermillion", "bluish green"]
+    assert names("XRZ") == ["orange", "vermillion", "sky blue"]
+    assert names("123456") == [entry[0] for entry in PALETTE[:6]]
+    assert peg_colours(Game(4, "0123456789", False)) == ()  # Bulls and Cows: no pegs
+    painted = paint_code(Game(4, "RGBYOW", True), "RGBW")
+    assert painted == "\x1b[1;30;48;5;166mR\x1b[1;30;48;5;36mG\x1b[1;97;48;5;25mB\x1b[1;30;48;5;231mW\x1b[0m"
 
 
 class FakeStream(io.StringIO):
@@ -111,7 +124,7 @@ def test_walk_session_prompts_in_colour_on_a_pty() -> None:
 def test_solo_echoes_the_guess_in_colour_only_on_a_pty() -> None:
     secret = pick_secret(MASTERMIND, 5)
     args = ["play", "--game", "mastermind", "--seed", "5"]
-    answer = MASTERMIND.score("1234", secret)
+    answer = MASTERMIND.answer_text(MASTERMIND.score("1234", secret))
     text = on_pty(args, lines=("1234",))
     assert f"  {paint_code(MASTERMIND, '1234')}  {answer}" in text
     assert f"The secret was {paint_code(MASTERMIND, secret)}." in text

@@ -348,3 +348,59 @@ def test_solo_takes_back_with_u_and_names_a_repeated_guess() -> None:
         "  3B0C",
         "Solved in 3 guesses.",
     ]
+
+
+# --- Mastermind: answers said in key pegs ----------------------------------------
+
+
+def test_a_mastermind_walk_says_answers_in_black_and_white_pegs(tmp_path: Path) -> None:
+    """Typed answers are read as before (1B0C, '1 0', and the pegs as printed); what is said is in pegs."""
+    tree = load_tree(write_tree(tmp_path / "mm.json", Game(3, "123", True)))
+    console = Console(["zz", "2 2", "1 0", "0 3", "u", "1B0C", "1 black, 1 white", "3 0"])
+    assert WalkSession(tree, console.read, console.write).run() == 0
+    assert console.text == (
+        "Think of a secret code: 3 of '123', repeats. I will find it in at most 4 guesses.\n"
+        "Answer each guess with black and white pegs (1 black, 2 white typed as 1B2C, 1b2c, '1 2' or 12); "
+        "u takes back your last answer, q quits.\n"
+        "Guess 1: 112  Your answer: zz\n"
+        "  invalid answer 'zz': type black and white pegs as 1B2C, '1 2' or 12\n"
+        "Guess 1: 112  Your answer: 2 2\n"
+        "  impossible answer 2 black, 2 white: black and white pegs cannot exceed 3 together\n"
+        "Guess 1: 112  Your answer: 1 0\n"
+        "  6 secrets remain: 133 222 232 313 322 332\n"
+        "Guess 2: 133  Your answer: 0 3\n"
+        "  Refused: no secret gives 0 black, 3 white to 133.\n"
+        "Guess 2: 133  Your answer: u\n"
+        "  Taken back: your answer 1 black, 0 white to guess 1 (112).\n"
+        "Guess 1: 112  Your answer: 1B0C\n"
+        "  6 secrets remain: 133 222 232 313 322 332\n"
+        "Guess 2: 133  Your answer: 1 black, 1 white\n"
+        "  1 secret remains: 332\n"
+        "Guess 3: 332  Your answer: 3 0\n"
+        "Solved: your secret is 332, found in 3 guesses.\n"
+    )
+    lines: list[str] = []
+    walk_secret(tree, "231", lines.append)
+    assert lines == [
+        "Secret 231, 3 of '123', repeats, tree mm.json",
+        "Guess 1: 112  0 black, 2 white  3 secrets remain: 221 231 321",
+        "Guess 2: 231  3 black, 0 white",
+        "Found 231 in 2 guesses.",
+    ]
+
+
+def test_a_mastermind_solo_game_in_pegs_and_a_pasted_page_echoed_short() -> None:
+    console = Console(["1" * 4095, "123", "123", "u", "231"])
+    assert SoloSession(Game(3, "123", True), "231", console.read, console.write).run() == 0
+    assert console.text.split("\n", 2)[2] == (
+        "  invalid code '1111111111111111111111111111111111111111'... (4,095 characters): expected 3 symbols, got 4095\n"
+        "Guess 1: 123\n"
+        "  0 black, 3 white\n"
+        "Guess 2: 123\n"
+        "  You asked 123 already: guess 1, 0 black, 3 white. Not counted.\n"
+        "Guess 2: u\n"
+        "  Taken back: guess 1 (123: 0 black, 3 white).\n"
+        "Guess 1: 231\n"
+        "  3 black, 0 white\n"
+        "Solved in 1 guess.\n"
+    )

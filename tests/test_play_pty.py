@@ -1,4 +1,4 @@
-"""The `walk` and `play` commands in a real pseudo-terminal: typos, wrong answers, undo, end of input, Ctrl-C."""
+"""The `walk`, `play` and `review` commands in a real pseudo-terminal: typos, wrong answers, undo, end of input, Ctrl-C."""
 
 from __future__ import annotations
 
@@ -167,3 +167,15 @@ def test_referee() -> None:
     child.sendintr()
     child.expect_exact("Game abandoned.")
     finish(child, 130)
+
+
+def test_review_at_a_terminal_says_what_it_waits_for() -> None:
+    """With no file, review reads the terminal: it says so on standard error instead of waiting in silence."""
+    child = spawn("review", *GAME_OPTIONS)
+    child.expect_exact("Reading the game from the terminal: type or paste its lines (GUESS ANSWER), then Ctrl-D "
+                       "(or pass a file).\r\n")
+    child.sendline("012 1B1C")
+    child.sendeof()
+    child.expect_exact("Review of a game of 3 of '0123', no repeats")
+    child.expect_exact("Total loss 0.0000; not found after 1 guess;")
+    finish(child, 0)

@@ -75,7 +75,7 @@ def test_walk_and_play_take_words_in_any_case(german: Path, tmp_path: Path) -> N
     played = invoke("play", "--words", str(german), "--seed", "3", input="katz\nKÄSE\n")
     assert played.exit_code == 0, played.output
     assert played.output.splitlines() == [
-        "I have picked a secret code: 9 words of 4 letters. Find it! Type a guess, u to take one back, or q to give up.",
+        "I have picked a secret word, one of 9 words of 4 letters. Find it! Type a guess, u to take one back, or q to give up.",
         "Guess 1: katz",
         "  invalid guess 'katz': not a word of the game's list",
         "Guess 1: KÄSE",
@@ -183,3 +183,14 @@ def test_shipped_list_games_are_named_for_their_lists() -> None:
     assert game_slug(resolve_game("bulls-cows", None, None, None, "en-5", "en-5-guesses")) == "words-en-5-en-5-guesses"
     own = word_game(GERMAN)
     assert game_slug(own) == f"words-{own.list_digest}" and len(own.list_digest) == 12
+
+
+def test_review_takes_a_word_games_transcript_with_its_list(german: Path) -> None:
+    walked = invoke("walk", "--words", str(german), "--secret", "laub")
+    assert walked.exit_code == 0, walked.output
+    reviewed = invoke("review", "--words", str(german), input=walked.stdout)
+    assert reviewed.exit_code == 0, reviewed.output
+    assert reviewed.stdout.splitlines()[0] == "Review of a game of 9 words of 4 letters (expected; loss in expected guesses a game):"
+    unnamed = invoke("review", input=walked.stdout)
+    assert unnamed.exit_code == 2
+    assert unnamed.stderr == "Error: the transcript plays a word game (9 words of 4 letters): name its list with --words\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from game_strategies import word_games
 from naive_search import min_chain_tree, min_height, tree_to_nodes
 
 from bactree.game import Game, word_game
@@ -23,22 +24,6 @@ from bactree.search import TOTAL_GUESSES
 from bactree.search.cost import search as cost
 from bactree.search.height import solver as search_height
 from bactree.treefile import check_document
-
-
-@st.composite
-def word_games(draw: st.DrawFn) -> Game:
-    """A random small word game: 3 to 14 secrets of 2 to 4 letters, isograms or not, maybe with other guesses."""
-    length = draw(st.integers(2, 4))
-    letters = "abcdefg"[: draw(st.integers(length, 7))]
-    isograms = draw(st.booleans())
-    word = (
-        st.permutations(letters).map(lambda p: "".join(p[:length]))
-        if isograms
-        else st.lists(st.sampled_from(letters), min_size=length, max_size=length).map("".join)
-    )
-    secrets = draw(st.sets(word, min_size=3, max_size=14))
-    others = draw(st.sets(word, max_size=6)) if draw(st.booleans()) else set()
-    return word_game(secrets, secrets | others if others else None)
 
 
 @pytest.fixture(params=["kernel", "python"])

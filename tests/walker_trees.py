@@ -35,8 +35,8 @@ def first_pick(game: Game, secrets: list[str]) -> str:
 
 
 def build_root(game: Game, pick: Picker = greedy_pick, secrets: list[str] | None = None) -> Node:
-    """A complete tree for `game` choosing each guess with `pick`."""
-    secrets = list(game.codes) if secrets is None else secrets
+    """A complete tree for `game` choosing each guess with `pick` (a word game's guesses come from its allowed words)."""
+    secrets = list(game.secret_codes) if secrets is None else secrets
     guess = pick(game, secrets)
     children = {
         answer: build_root(game, pick, group)

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .options import GameName, Guesses, Length, Repeats, RuleName, Symbols, Words, resolve_game
+from .options import GameName, Guesses, Length, Repeats, RuleName, Symbols, Words, game_option, resolve_game
 from .exits import cli_errors
 
 Objective = Annotated[
@@ -68,7 +68,10 @@ def review(
     file: Annotated[
         Optional[Path], typer.Argument(help="The game: one GUESS ANSWER a line, as walk and play print them (default or -: standard input).", show_default=False)
     ] = None,
-    game: GameName = "bulls-cows",
+    game: Annotated[
+        Optional[str],
+        typer.Option("--game", "-g", help="Preset: bulls-cows or mastermind (default: the game a session's first line names, else bulls-cows).", show_default=False),
+    ] = None,
     length: Length = None,
     symbols: Symbols = None,
     repeats: Repeats = None,
@@ -83,26 +86,31 @@ def review(
 ) -> None:
     """Review a played game move by move: best guess, your guess's value, loss (skill) and luck.
 
-    A walk's transcript reviews as it is: bactree walk --secret 1234 | bactree review
+    A walk's or a play's transcript reviews as it is, in the game its first
+    line names: bactree walk --secret 1234 | bactree review
 
     Example: bactree review game.txt --secret 1234
     """
     import orjson
 
-    from ..coach.review import read_game
+    from ..coach.review import read_game, reviewed_game
     from ..coach.review import review as run
     from ..coach.text import review_lines
     from ..game import BactreeError
 
     with cli_errors():
-        chosen = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
+        asked = game_option(game, length, symbols, repeats, words, guesses, rule)
         if file is None or str(file) == "-":
+            if sys.stdin.isatty():  # else a terminal waits in silence and the command looks hung
+                typer.echo("Reading the game from the terminal: type or paste its lines (GUESS ANSWER), then Ctrl-D "
+                           "(or pass a file).", err=True)
             text = sys.stdin.read()
         else:
             try:
                 text = file.read_text()
             except (OSError, UnicodeDecodeError) as err:
                 raise BactreeError(f"cannot read {file}: {getattr(err, 'strerror', None) or err}") from None
+        chosen = reviewed_game(text, asked)
         result = run(chosen, read_game(text, chosen, secret), objective, seconds, hard=hard)
     if json_output:
         typer.echo(orjson.dumps(result.to_json(), option=orjson.OPT_INDENT_2).decode())

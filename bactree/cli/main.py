@@ -24,10 +24,10 @@ from . import coach as cli_coach
 from . import crack as cli_crack
 from . import trees as cli_trees
 from .app import App, Group
-from .options import GameName, Guesses, Length, Repeats, RuleName, Symbols, Words, resolve_game
+from .options import GameName, Guesses, Length, Repeats, RuleName, Symbols, Words, game_option, resolve_game
 from .exits import cli_errors
 from ..compile_clock import announce
-from ..game import BUILD_LIMIT, BactreeError, Game
+from ..game import BUILD_LIMIT, BactreeError
 
 app = App(
     cls=Group,
@@ -63,16 +63,6 @@ app.command("export")(cli_trees.export)
 def note(message: str) -> None:
     """One line on stderr that says what a command does on its own (a tree built now, a file kept)."""
     typer.echo(message, err=True)
-
-
-def game_option(
-    game: str | None, length: int | None, symbols: str | None, repeats: bool | None,
-    words: str | None = None, guesses: str | None = None, rule: str | None = None,
-) -> Game | None:
-    """The game the shared options describe, or None when none is given (a tree file then decides)."""
-    if all(value is None for value in (game, length, symbols, repeats, words, guesses, rule)):
-        return None
-    return resolve_game(game or "bulls-cows", length, symbols, repeats, words, guesses, rule=rule)
 
 
 @app.command()

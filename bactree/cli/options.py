@@ -85,3 +85,13 @@ def resolve_game(
 
 def _stderr(line: str) -> None:
     typer.echo(line, err=True)
+
+
+def game_option(
+    game: str | None, length: int | None, symbols: str | None, repeats: bool | None,
+    words: str | None = None, guesses: str | None = None, rule: str | None = None,
+) -> Game | None:
+    """The game the shared options describe, or None when none is given (a tree file or a transcript then decides)."""
+    if all(value is None for value in (game, length, symbols, repeats, words, guesses, rule)):
+        return None
+    return resolve_game(game or "bulls-cows", length, symbols, repeats, words, guesses, rule=rule)

@@ -8,11 +8,12 @@ the average that guess leaves.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..game import BUILD_LIMIT, AnyAnswer, BactreeError, Game
+from ..game import BUILD_LIMIT, PEGS_ANSWER, AnyAnswer, BactreeError, Game, InvalidGameError, preset
 from .analyse import Analysis, GuessValue, analyse_position, check_seconds, engine
 from .engine import EXPECTED, OBJECTIVES, Engine
 from .position import InvalidHistoryError, Position, entry_text, read_history
@@ -165,10 +166,55 @@ def review_move(
     return MoveReview(len(position.pairs) + 1, answer, analysis, left, average_left(position, guess), solved), after
 
 
-_MOVE = re.compile(r"(?:Guess\s+(\d+):\s*)?(\S+?)(?:\s*=\s*|\s+)(\d+\s*[bB]\s*\d+\s*[cC])(?:\s.*)?")
+_ANSWER_TEXT = rf"\d+\s*[bB]\s*\d+\s*[cC]|{PEGS_ANSWER}"  # 1B2C, or 1 black, 2 white as Mastermind sessions print it
+_MOVE = re.compile(rf"(?:Guess\s+(\d+):\s*)?(\S+?)(?:\s*=\s*|\s+)({_ANSWER_TEXT})(?:\s.*)?")
 _WALK_PROMPT = re.compile(r"Guess\s+(\d+):\s*(\S+)\s+Your answer:\s*(.*)")
 _PROMPT = re.compile(r"Guess\s+(\d+):\s*(\S+)")
-_ANSWER = re.compile(r"(\d+[bB]\d+[cC])(?:\s.*)?")
+_ANSWER = re.compile(rf"({_ANSWER_TEXT})(?:\s.*)?")
+# A session names its game in its first lines as `str(game)` does: `4 of '123456', repeats`.
+_GAME = re.compile(r"(\d+) of ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"), (repeats|no repeats)\b")
+
+
+def _answer_key(text: str) -> str:
+    """An answer as read (`1 B 2 C`, `1 black, 2 white`) in the entries' form, `1B2C`; checked later with the history."""
+    bulls, cows = re.findall(r"\d+", text)
+    return f"{int(bulls)}B{int(cows)}C"
+
+
+def transcript_game(text: str) -> Game | None:
+    """The game a session's transcript names (`Secret 3456, 4 of '123456', repeats, tree ...`), or None.
+
+    walk and play print the game in their first line; a game typed by hand
+    names none. An alphabet cut short in the header (over 40 symbols) cannot
+    be read back, so it names none either.
+    """
+    found = _GAME.search(text)
+    if found is None:
+        return None
+    return Game(int(found.group(1)), ast.literal_eval(found.group(2)), found.group(3) == "repeats")
+
+
+def reviewed_game(text: str, asked: Game | None) -> Game:
+    """The game to review `text` as: the options' game (`asked`) or else the transcript's, Bulls and Cows by default.
+
+    Options that contradict the transcript's header are refused rather than
+    left to fail on its first guess.
+    """
+    words = _WORD_GAME.search(text)
+    if words is not None:  # a word game's header names its size, not its list
+        if asked is None:
+            raise InvalidGameError(f"the transcript plays a word game ({words.group(1)}): name its list with --words")
+        if not asked.has_lists or str(asked).split(",")[0] != words.group(1):
+            raise InvalidGameError(f"the transcript plays {words.group(1)}, but the options ask for {asked}")
+        return asked
+    named = transcript_game(text)
+    if asked is not None and named is not None and asked != named:
+        raise InvalidGameError(f"the transcript plays {named}, but the options ask for {asked}")
+    return asked or named or preset("bulls-cows")
+
+
+# A word game's first line in a transcript: `Secret card, 1,529 words of 4 letters, tree ...`.
+_WORD_GAME = re.compile(r"^(?:Secret \S+, |I have picked a secret word, one of )([\d,]+ words of \d+ letters)", re.M)
 _WORDS = re.compile(r"\S+\s+[a-z]{3,}\b.*")  # `1260 secrets remain`: a count, then words
 
 
@@ -212,12 +258,12 @@ def read_game(text: str, game: Game, secret: str | None = None) -> list[str]:
             place(int(walk.group(1)), walk.group(2), typed, line_number)
         elif move:
             number = move.group(1)
-            place(int(number) if number else None, move.group(2), move.group(3).replace(" ", ""), line_number)
+            place(int(number) if number else None, move.group(2), _answer_key(move.group(3)), line_number)
             pending = None
         elif prompt:
             pending = (int(prompt.group(1)), prompt.group(2))
         elif answer and pending is not None:
-            place(*pending, answer.group(1), line_number)
+            place(*pending, _answer_key(answer.group(1)), line_number)
             pending = None
         elif answer and secret is not None:
             pass  # the answer to a guess already scored against the secret

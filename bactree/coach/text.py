@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..game import Game
 from .analyse import Analysis, GuessValue
 from .engine import EXPECTED
 from .position import history_text
@@ -56,6 +57,28 @@ def source_text(analysis: Analysis) -> str:
             f"(time limit reached after {analysis.seconds:.1f}s: --seconds allows more).")
 
 
+def first_guess_kinds(game: Game) -> int:
+    """How many first guesses differ other than by renaming symbols and reordering positions: one without
+    repeats, else one a way to write the length as a sum of at most as many counts as there are symbols."""
+    if not game.repeats:
+        return 1
+
+    def ways(total: int, largest: int, parts: int) -> int:
+        if total == 0:
+            return 1
+        return sum(ways(total - part, part, parts - 1) for part in range(1, min(total, largest) + 1)) if parts else 0
+
+    return ways(game.length, game.length, game.num_symbols)
+
+
+def alike_at_start_text(analysis: Analysis) -> str:
+    """Why the start lists so few guesses: a ranking lists alike guesses once, and every first guess is alike to one."""
+    if len(analysis.best) == 1:
+        return (f"Every first guess is {analysis.best[0].guess} with its symbols renamed (or its positions "
+                "reordered): all are equivalent.")
+    return "Every first guess is one of these with its symbols renamed or its positions reordered, and equivalent to it."
+
+
 def analysis_lines(analysis: Analysis) -> list[str]:
     """The table of best guesses, the named guess and its loss, and where the values came from."""
     mode = ", hard mode" if analysis.hard else ""
@@ -77,6 +100,9 @@ def analysis_lines(analysis: Analysis) -> list[str]:
         for v in analysis.best:
             note = "  could win now" if v.possible else ""
             lines.append(f"  {v.guess:<6}{figure(v):>10}{note}")
+    if (not analysis.pairs and analysis.complete and not analysis.game.has_lists  # a word list's guesses differ
+            and len(analysis.best) == first_guess_kinds(analysis.game)):
+        lines.append(alike_at_start_text(analysis))
     if analysis.guess is not None and analysis.loss is not None:
         v, (low, high) = analysis.guess, analysis.loss
         if analysis.objective == EXPECTED:
@@ -102,7 +128,8 @@ def move_line(move: MoveReview, expected: bool) -> str:
         values = f"best {best.guess} {figure(best)} at worst, played {figure(played)}, loss {span(low, high, 0)}"
     luck = "found it" if move.left == 0 and move.solved else f"{move.left} left"
     before = "1 secret" if size == 1 else f"{size} secrets"
-    return (f"{move.number:>2}. {move.guess} {move.answer}  {before} before; {values}; "
+    answer = move.analysis.game.answer_text(move.answer)
+    return (f"{move.number:>2}. {move.guess} {answer}  {before} before; {values}; "
             f"luck: {luck}, {move.average_left:.1f} on average")
 
 
@@ -124,11 +151,12 @@ def closing_line(result: Review) -> str:
     expected = result.objective == EXPECTED
     low, high = result.loss()
     start = result.start
-    ending = f"found in {len(result.moves)}" if result.solved else f"not found after {len(result.moves)}"
+    count = f"{len(result.moves)} guess{'' if len(result.moves) == 1 else 'es'}"
+    ending = f"found in {count}" if result.solved else f"not found after {count}"
     if expected:
         best = figure(start, result.game.num_secrets, 4)
-        return f"Total loss {span(low, high, 4)}; {ending} guesses; best play averages {best} from the start."
-    return f"Total loss {span(low, high, 0)}; {ending} guesses; best play needs {figure(start)} at worst from the start."
+        return f"Total loss {span(low, high, 4)}; {ending}; best play averages {best} from the start."
+    return f"Total loss {span(low, high, 0)}; {ending}; best play needs {figure(start)} at worst from the start."
 
 
 def coach_line(move: MoveReview, expected: bool) -> str:

@@ -26,7 +26,7 @@ from typing import Callable
 
 from ..game import BactreeError
 from .alphabet import FIXED_ALPHABET, PAPER_SYMBOLS, first_symbols
-from .oracles import ContradictionError, Oracle, OracleError, ProgramOracle, Quit, SecretOracle, TerminalOracle
+from .oracles import ContradictionError, Oracle, OracleError, ProgramOracle, Quit, SecretOracle, TakeBack, TerminalOracle
 from .puzzle import Puzzle, score
 from .result import CrackResult, Progress
 
@@ -105,6 +105,7 @@ __all__ = [
     "Puzzle",
     "Quit",
     "SecretOracle",
+    "TakeBack",
     "TerminalOracle",
     "first_symbols",
     "make_cracker",

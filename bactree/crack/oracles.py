@@ -5,7 +5,8 @@ A cracker only ever sees answers. The oracle checks every answer it relays
 `OracleError` naming the question number when one is not, except the
 terminal, which says why and asks again; crackers raise `ContradictionError`
 (through `Oracle.contradiction`) when answers cannot all be true of one
-secret. The person at the terminal may quit (`Quit`).
+secret. The person at the terminal may quit (`Quit`) or take back an
+answer (`TakeBack`: the run starts again and replays the answers kept).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TextIO
 
 import numpy as np
 
-from ..game import QUIT, BactreeError
+from ..game import QUIT, UNDO, BactreeError
 from .puzzle import Puzzle, score, score_many
 
 
@@ -34,6 +35,18 @@ class ContradictionError(OracleError):
 
 class Quit(Exception):
     """The person at the terminal quit (q, quit or end of input): not an error, so the CLI says goodbye."""
+
+
+class TakeBack(Exception):
+    """The person at the terminal took back their last answer (u): `oracle` replays the ones before it.
+
+    A cracker keeps no undo of its own; it is seeded, so run again on the
+    same answers it asks the same questions, and the replay checks that.
+    """
+
+    def __init__(self, oracle: TerminalOracle) -> None:
+        super().__init__("answer taken back")
+        self.oracle = oracle
 
 
 def answer_problem(bulls: int, cows: int, length: int) -> str | None:
@@ -128,10 +141,18 @@ class SecretOracle(Oracle):
 _ANSWER = re.compile(r"\s*(\d+)\s*[ ,/bB]\s*(\d+)\s*[cC]?\s*")
 
 
-def parse_answer(text: str) -> tuple[int, int] | None:
-    """`BULLS COWS` (also `1B2C`) as two integers, or None when the text is neither."""
+def parse_answer(text: str, length: int | None = None) -> tuple[int, int] | None:
+    """`BULLS COWS` (also `1B2C`) as two integers, or None when the text is neither.
+
+    With `length` under 10, two digits alone (`20`) are bulls then cows too,
+    as `walk` and `play` read them.
+    """
     match = _ANSWER.fullmatch(text)
-    return (int(match.group(1)), int(match.group(2))) if match else None
+    if match:
+        return int(match.group(1)), int(match.group(2))
+    if length is not None and length < 10 and re.fullmatch(r"\s*\d\d\s*", text):
+        return int(text.strip()[0]), int(text.strip()[1])
+    return None
 
 
 # A terminal session checks each answer against every key when keys times symbols stay below this
@@ -143,30 +164,62 @@ class TerminalOracle(Oracle):
     """A person at the terminal: shows each guess and reads `BULLS COWS`.
 
     A typo or an impossible answer is refused with the reason and asked
-    again, so the session survives it; q, quit or end of input raise `Quit`.
+    again, so the session survives it; q, quit or end of input raise `Quit`,
+    and u raises `TakeBack` with the oracle that replays the earlier answers.
     In a game small enough (`CHECKED_KEYS_SIZE`) an answer that no key gets
     together with the earlier ones is refused at once too; in a larger one
     the cracker finds such a contradiction later, and the run ends with it.
     """
 
-    def __init__(self, puzzle: Puzzle, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        replay: tuple[tuple[str, tuple[int, int]], ...] = (),
+    ) -> None:
         super().__init__(puzzle)
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stderr
         self.fitting = all_keys(puzzle) if math.exp(puzzle.log_secrets()) * puzzle.num_symbols <= CHECKED_KEYS_SIZE else None
+        self.replay = list(replay)  # answers given before a take-back, each with its question
+        self.given: list[tuple[str, tuple[int, int]]] = []  # every answer so far, each with its question
 
     def _answer(self, guess: np.ndarray) -> tuple[int, int]:
-        self.stdout.write(f"question {self.queries}: [{self.puzzle.format(guess)}]\n")
+        asked = self.puzzle.format(guess)
+        if self.replay:
+            earlier, answer = self.replay.pop(0)
+            if earlier != asked:
+                raise OracleError(f"question {self.queries}: cannot take back: asked [{asked}] where it asked [{earlier}]")
+            self._contradiction(guess, answer)  # keeps the keys that fit, as when it was typed
+            self.given.append((asked, answer))
+            return answer
+        self.stdout.write(f"question {self.queries}: [{asked}]\n")
         while True:
             line = self._read_line()
-            answer = parse_answer(line)
+            if line.lower() in UNDO:
+                self._take_back()
+                continue
+            answer = parse_answer(line, self.puzzle.length)
             if answer is None:
-                self.stdout.write(f"  cannot read {line!r}: type two numbers, bulls then cows, e.g. '2 1', or q to quit\n")
+                self.stdout.write(
+                    f"  cannot read {line[:40]!r}: type two numbers, bulls then cows, e.g. '2 1', u to take back, or q to quit\n"
+                )
                 continue
             problem = answer_problem(*answer, self.puzzle.length) or self._contradiction(guess, answer)
             if problem is None:
+                self.given.append((asked, answer))
                 return answer
             self.stdout.write(f"  {problem}; try again\n")
+
+    def _take_back(self) -> None:
+        """Raise `TakeBack` to ask the last answered question again, or say there is none yet."""
+        if not self.given:
+            self.stdout.write("  nothing to take back yet\n")
+            return
+        asked, (bulls, cows) = self.given[-1]
+        self.stdout.write(f"  taken back: your answer {bulls} {cows} to question {len(self.given)} ([{asked}])\n")
+        raise TakeBack(TerminalOracle(self.puzzle, self.stdin, self.stdout, tuple(self.given[:-1])))
 
     def _contradiction(self, guess: np.ndarray, answer: tuple[int, int]) -> str | None:
         """Why no key gets `answer` to `guess` with the earlier answers, or None (and the keys that do are kept)."""

@@ -41,7 +41,7 @@ class Puzzle:
     def parse(self, key: str) -> np.ndarray:
         """The key as symbol indices; rejects keys that are not secrets of this game."""
         if len(key) != self.length:
-            raise InvalidCodeError(f"invalid key {_short(key)}: {len(key)} symbols, the game has {self.length}")
+            raise InvalidCodeError(f"invalid key {_short(key)}: {len(key)} symbols, the game has {self.length} positions")
         index = {s: i for i, s in enumerate(self.symbols)}
         for symbol in key:
             if symbol not in index:

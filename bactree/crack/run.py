@@ -9,7 +9,7 @@ import numpy as np
 
 from ..game import BactreeError
 from .alphabet import PAPER_SYMBOLS, first_symbols
-from .oracles import Oracle, ProgramOracle, SecretOracle, TerminalOracle
+from .oracles import Oracle, ProgramOracle, SecretOracle, TakeBack, TerminalOracle
 from .puzzle import Puzzle
 from .result import Progress
 
@@ -59,7 +59,12 @@ def crack(
 
     start = time.perf_counter()
     try:  # the oracle is closed (its program ended) however the run ends, a bad strategy or effort too
-        result = make_cracker(strategy, seed, effort)(oracle, progress)
+        while True:
+            try:
+                result = make_cracker(strategy, seed, effort)(oracle, progress)
+                break
+            except TakeBack as back:  # the person took an answer back: run again on the answers before it
+                oracle = back.oracle
     finally:
         oracle.close()
     return {

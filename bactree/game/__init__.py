@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .errors import BactreeError, GameTooLargeError, InvalidAnswerError, InvalidCodeError, InvalidGameError
-from .rules import BULLS_COWS, RULES, Answer, AnyAnswer, Reply, Rule, rule_named
+from .rules import ECHO_AT_MOST, PEGS_ANSWER, RULES, BULLS_COWS, Answer, AnyAnswer, Reply, Rule, echo as _echo, rule_named
 from .words import normalise_word, shipped_list_named
 
 
@@ -44,7 +44,9 @@ BUILD_LIMIT = SizeLimit(
     symbols=256,  # symbols are stored as one byte each
 )
 
+
 QUIT = ("q", "quit")  # what a person types to leave any terminal session (walk, play, crack --interactive)
+UNDO = ("u", "undo")  # what a person types to take back their last answer there
 
 
 def check_game_shape(length: int, symbols: str, repeats: bool) -> None:
@@ -110,6 +112,12 @@ class Game:
             return f"{len(self.secrets):,} words of {self.length} letters{guesses}{scored}"
         kind = "repeats" if self.repeats else "no repeats"
         return f"{self.length} of {_short(self.symbols)}, {kind}{scored}"
+
+    @property
+    def pegs(self) -> bool:
+        """Whether players tell answers in Mastermind's key pegs (black and white): a game of every code with repeats,
+        answered in bulls and cows. A word game keeps bulls and cows, whether or not its words repeat a letter."""
+        return self.repeats and self.secrets is None and self.rule.cows
 
     @property
     def has_lists(self) -> bool:
@@ -222,17 +230,17 @@ class Game:
             return word
         if len(code) != self.length:
             raise InvalidCodeError(
-                f"invalid code {text!r}: expected {self.length} symbols, got {len(code)}"
+                f"invalid code {_echo(text)}: expected {self.length} symbols, got {len(code)}"
             )
         for symbol in code:
             if symbol not in self.symbols:
                 raise InvalidCodeError(
-                    f"invalid code {text!r}: symbol {symbol!r} is not one of {self.symbols!r}"
+                    f"invalid code {_echo(text)}: symbol {symbol!r} is not one of {_short(self.symbols)}"
                 )
         if not self.repeats:
             for symbol in code:
                 if code.count(symbol) > 1:
-                    raise InvalidCodeError(f"invalid code {text!r}: symbol {symbol!r} repeats")
+                    raise InvalidCodeError(f"invalid code {_echo(text)}: symbol {symbol!r} repeats")
         return code
 
     def format_code(self, code: str) -> str:
@@ -240,15 +248,25 @@ class Game:
         return code
 
     def parse_answer(self, text: str) -> AnyAnswer:
-        """Read an answer as the rule types it (`1B2C`, `1b2c`, `1 2` or `12` for bulls and cows), and check it is possible."""
-        answer = self.rule.parse(text, self.length)
+        """Read an answer as the rule types it (`1B2C`, `1b2c`, `1 2` or `12` for bulls and cows, or as `answer_text`
+        writes it), and check it is possible."""
+        answer = self.rule.parse(text, self.length, self.pegs)
         self.check_answer(answer)
         return answer
+
+    def answer_text(self, answer: AnyAnswer) -> str:
+        """An answer as a player says it: `1B2C` in Bulls and Cows, `1 black, 2 white` (key pegs) in Mastermind, the
+        key under another rule.
+
+        Only what sessions print; tree files and `GUESS=ANSWER` entries keep the key (`1B2C`).
+        """
+        return self.rule.say(answer, self.pegs)
 
     def check_answer(self, answer: AnyAnswer) -> None:
         """Raise `InvalidAnswerError` unless some guess and secret give `answer`."""
         if answer not in self.answers:
-            raise InvalidAnswerError(f"impossible answer {answer}: {self.rule.impossible(answer, self.length)}")
+            why = self.rule.impossible(answer, self.length, self.pegs)
+            raise InvalidAnswerError(f"impossible answer {self.answer_text(answer)}: {why}")
 
     def score(self, guess: str, secret: str) -> AnyAnswer:
         """The answer `secret` gives to `guess` under the game's rule (cows are white pegs with repeats)."""

@@ -22,6 +22,16 @@ from itertools import product
 
 from .errors import InvalidAnswerError, InvalidGameError
 
+PEGS_ANSWER = r"\d+\s*black\s*,?\s*\d+\s*white"  # a Mastermind answer as `Game.answer_text` writes it
+ECHO_AT_MOST = 40  # characters of a refused input quoted back in its error
+
+
+def echo(text: str) -> str:
+    """Refused input quoted for its error, cut short if it is long: a pasted page is not echoed whole."""
+    if len(text) <= ECHO_AT_MOST:
+        return repr(text)
+    return f"{text[:ECHO_AT_MOST]!r}... ({len(text):,} characters)"
+
 
 @dataclass(frozen=True, order=True)
 class Answer:
@@ -38,7 +48,7 @@ class Answer:
         """Read `1B2C` (any case); the inverse of `str(answer)`."""
         match = re.fullmatch(r"\s*(\d+)\s*[bB]\s*(\d+)\s*[cC]\s*", text)
         if not match:
-            raise InvalidAnswerError(f"invalid answer {text!r}: expected the form 1B2C")
+            raise InvalidAnswerError(f"invalid answer {echo(text)}: expected the form 1B2C")
         return cls(int(match.group(1)), int(match.group(2)))
 
 
@@ -121,9 +131,14 @@ class Rule:
         rule), so the answer table is mapped from that rule's; None for a rule whose answer depends on more."""
         return None
 
-    def parse(self, text: str, length: int) -> AnyAnswer:
-        """Read an answer as a person types it; `InvalidAnswerError` quoting the text if it is no answer."""
+    def parse(self, text: str, length: int, pegs: bool = False) -> AnyAnswer:
+        """Read an answer as a person types it; `InvalidAnswerError` quoting the text if it is no answer. `pegs`: the
+        game tells answers in Mastermind's key pegs (`Game.pegs`)."""
         raise NotImplementedError
+
+    def say(self, answer: AnyAnswer, pegs: bool = False) -> str:
+        """The answer as a player says it (`Game.answer_text`): its key, unless told in key pegs."""
+        return str(answer)
 
     def read_key(self, key: str, length: int) -> AnyAnswer:
         """Read a tree file's answer key (`InvalidAnswerError` if it is none); its writing is checked by the caller,
@@ -135,7 +150,7 @@ class Rule:
         game of lists gets no others, though it may miss some)."""
         raise NotImplementedError
 
-    def impossible(self, answer: AnyAnswer, length: int) -> str:
+    def impossible(self, answer: AnyAnswer, length: int, pegs: bool = False) -> str:
         """Why no guess and secret give `answer` (for a message)."""
         return "no guess and secret of this game give it"
 
@@ -194,15 +209,22 @@ class BullsCows(Rule):
 
         return score
 
-    def parse(self, text: str, length: int) -> Answer:
-        """`1B2C`, `1b2c`, `1 2` or `12` (two digits while codes are shorter than 10)."""
+    def parse(self, text: str, length: int, pegs: bool = False) -> Answer:
+        """`1B2C`, `1b2c`, `1 2` or `12` (two digits while codes are shorter than 10), or `1 black, 2 white`."""
         raw = text.strip()
-        match = re.fullmatch(r"(\d+)\s*[bB]\s*(\d+)\s*[cC]", raw) or re.fullmatch(r"(\d+)[\s,/]+(\d+)", raw)
+        match = re.fullmatch(r"(\d+)\s*[bB]\s*(\d+)\s*[cC]", raw) or re.fullmatch(
+            r"(\d+)[\s,/]+(\d+)", raw
+        ) or re.fullmatch(PEGS_ANSWER.replace(r"\d+", r"(\d+)"), raw)
         if match:
             return Answer(int(match.group(1)), int(match.group(2)))
         if re.fullmatch(r"\d\d", raw) and length < 10:
             return Answer(int(raw[0]), int(raw[1]))
-        raise InvalidAnswerError(f"invalid answer {text!r}: type bulls and cows as 1B2C, '1 2' or 12")
+        told = "black and white pegs" if pegs else "bulls and cows"
+        raise InvalidAnswerError(f"invalid answer {echo(text)}: type {told} as 1B2C, '1 2' or 12")
+
+    def say(self, answer: AnyAnswer, pegs: bool = False) -> str:
+        assert isinstance(answer, Answer)
+        return f"{answer.bulls} black, {answer.cows} white" if pegs else str(answer)
 
     def read_key(self, key: str, length: int) -> Answer:
         return Answer.from_str(key)
@@ -223,12 +245,15 @@ class BullsCows(Rule):
                 found.append(Answer(bulls, cows))
         return tuple(found)
 
-    def impossible(self, answer: AnyAnswer, length: int) -> str:
+    def impossible(self, answer: AnyAnswer, length: int, pegs: bool = False) -> str:
         assert isinstance(answer, Answer)
         if answer.bulls + answer.cows > length:
-            return f"bulls plus cows cannot exceed {length}"
+            return f"black and white pegs cannot exceed {length} together" if pegs else f"bulls plus cows cannot exceed {length}"
         if answer.bulls == length - 1 and answer.cows == 1:
-            return f"{length - 1} bulls leave one symbol, which cannot be a cow"
+            one = answer.bulls == 1
+            if pegs:
+                return f"{'1 black peg leaves' if one else f'{answer.bulls} black pegs leave'} one peg, which cannot be white"
+            return f"{'1 bull leaves' if one else f'{answer.bulls} bulls leave'} one symbol, which cannot be a cow"
         return super().impossible(answer, length)
 
 
@@ -261,18 +286,18 @@ class Bulls(Rule):
         replies = [self.from_slot(b, len(guess)) for b in range(len(guess) + 1)]
         return lambda secret: replies[_bulls(guess, secret)]
 
-    def parse(self, text: str, length: int) -> Reply:
+    def parse(self, text: str, length: int, pegs: bool = False) -> Reply:
         """`1B`, `1b` or `1`."""
         match = re.fullmatch(r"\s*(\d+)\s*[bB]?\s*", text)
         if not match:
-            raise InvalidAnswerError(f"invalid answer {text!r}: type the bulls as 1B or 1")
+            raise InvalidAnswerError(f"invalid answer {echo(text)}: type the bulls as 1B or 1")
         return self.from_slot(int(match.group(1)), length)
 
     def answers(self, length: int, num_symbols: int, repeats: bool) -> tuple[Reply, ...]:
         found = {answer.bulls for answer in BULLS_COWS.answers(length, num_symbols, repeats)}
         return tuple(self.from_slot(b, length) for b in sorted(found))
 
-    def impossible(self, answer: AnyAnswer, length: int) -> str:
+    def impossible(self, answer: AnyAnswer, length: int, pegs: bool = False) -> str:
         if answer.slot > length:  # type: ignore[union-attr]
             return f"bulls cannot exceed {length}"
         return super().impossible(answer, length)
@@ -311,13 +336,13 @@ class Jotto(Rule):
         shared = _shared_counter(guess)
         return lambda secret: replies[n + 1] if secret == guess else replies[shared(secret)]
 
-    def parse(self, text: str, length: int) -> Reply:
+    def parse(self, text: str, length: int, pegs: bool = False) -> Reply:
         """A number (`2`), or `won` (any case) when the guess is the secret."""
         raw = text.strip()
         if raw.lower() == self.WON:
             return self.solved(length)
         if not re.fullmatch(r"\d+", raw):
-            raise InvalidAnswerError(f"invalid answer {text!r}: type the symbols in common as a number, or won")
+            raise InvalidAnswerError(f"invalid answer {echo(text)}: type the symbols in common as a number, or won")
         if int(raw) > length:  # slot n + 1 is the win, not a number
             raise InvalidAnswerError(f"impossible answer {int(raw)}: no more than {length} symbols can be in common")
         return self.from_slot(int(raw), length)
@@ -391,16 +416,16 @@ class Wordle(Rule):
 
         return score
 
-    def parse(self, text: str, length: int) -> Reply:
+    def parse(self, text: str, length: int, pegs: bool = False) -> Reply:
         """The marks in any case, grey as `B`, `.`, `-` or `x`: `GYBBG`, `gy..g`, `GYxxG`."""
         raw = text.strip().upper()
         key = "".join("B" if mark in self.GREY else mark for mark in raw)
         if not key or any(mark not in self.MARKS for mark in key):
             raise InvalidAnswerError(
-                f"invalid answer {text!r}: type a mark a position, G green, Y yellow, B (or . - x) grey"
+                f"invalid answer {echo(text)}: type a mark a position, G green, Y yellow, B (or . - x) grey"
             )
         if len(key) != length:
-            raise InvalidAnswerError(f"invalid answer {text!r}: expected {length} marks, got {len(key)}")
+            raise InvalidAnswerError(f"invalid answer {echo(text)}: expected {length} marks, got {len(key)}")
         return Reply(self._slot_of(key), key)
 
     def answers(self, length: int, num_symbols: int, repeats: bool) -> tuple[Reply, ...]:
@@ -412,7 +437,7 @@ class Wordle(Rule):
             Reply(self._slot_of(key), key) for key in keys if (key.count("G"), key.count("Y")) in counts
         )
 
-    def impossible(self, answer: AnyAnswer, length: int) -> str:
+    def impossible(self, answer: AnyAnswer, length: int, pegs: bool = False) -> str:
         key = str(answer)
         if len(key) != length:
             return f"expected {length} marks"

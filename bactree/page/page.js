@@ -8,6 +8,10 @@
   const LENGTH = GAME.length;
   const SYMBOLS = GAME.symbols;
   const SOLVED = LENGTH + "B0C";
+  // A word game (version 2: game.secrets, maybe game.guesses) keeps bulls and cows even when its words repeat a
+  // letter; only a Mastermind game of every code is told in black and white pegs (Game.pegs in bactree/game).
+  const WORDS = Array.isArray(GAME.secrets);
+  const TOLD_IN_PEGS = GAME.repeats && !WORDS;
   const ANSWERS = DATA.answers; // every answer the game allows, ascending
   const LIST_AT_MOST = 10; // remaining secrets are listed when this few
 
@@ -26,25 +30,31 @@
 
   // --- the game --------------------------------------------------------------
 
-  /** Every code in lexicographic order of the symbols string, as game.codes. */
+  /** Every code of a game without lists, in lexicographic order of the symbols string, as game.codes. */
   function allCodes() {
-    const codes = [];
-    const used = new Array(SYMBOLS.length).fill(false);
-    (function extend(prefix) {
-      if (prefix.length === LENGTH) { codes.push(prefix); return; }
-      for (let i = 0; i < SYMBOLS.length; i++) {
+    const codes = [], alphabet = [...SYMBOLS]; // one symbol a code point
+    const used = new Array(alphabet.length).fill(false);
+    (function extend(prefix, size) {
+      if (size === LENGTH) { codes.push(prefix); return; }
+      for (let i = 0; i < alphabet.length; i++) {
         if (!GAME.repeats && used[i]) continue;
         used[i] = true;
-        extend(prefix + SYMBOLS[i]);
+        extend(prefix + alphabet[i], size + 1);
         used[i] = false;
       }
-    })("");
+    })("", 0);
     return codes;
   }
-  const CODES = allCodes();
+  const CODES = WORDS ? GAME.guesses || GAME.secrets : allCodes(); // every allowed guess, as game.codes
+  const SECRETS = WORDS ? GAME.secrets : CODES; // every possible secret, as game.secret_codes
+  // A symbol is one code point; a string indexes UTF-16 units, which are the code points unless a symbol lies
+  // past U+FFFF, and only then are codes split into arrays of code points to be scored.
+  const ASTRAL = /[\u{10000}-\u{10FFFF}]/u.test(SYMBOLS);
+  const points = ASTRAL ? (code) => [...code] : (code) => code;
 
   /** The answer `secret` gives to `guess`, e.g. "1B2C" (cows are white pegs with repeats). */
-  function score(guess, secret) {
+  function score(guessCode, secretCode) {
+    const guess = points(guessCode), secret = points(secretCode);
     let bulls = 0;
     const counts = {};
     for (let i = 0; i < LENGTH; i++) {
@@ -59,12 +69,30 @@
     return bulls + "B" + (common - bulls) + "C";
   }
 
-  /** A typed answer (1B2C, 1b2c, '1 2', 12) as its key, or throws an Error saying why not. */
+  /** Refused input quoted for its error, cut short past 40 characters as bactree/game's `_echo` does. */
+  function quoted(text) {
+    const chars = [...text];
+    return chars.length <= 40 ? `'${text}'` : `'${chars.slice(0, 40).join("")}'... (${chars.length.toLocaleString("en-US")} characters)`;
+  }
+
+  /** An answer as a player says it, as game.answer_text: "1B2C" in Bulls and Cows, "1 black, 2 white" in Mastermind. */
+  function answerText(key) {
+    if (!TOLD_IN_PEGS) return key;
+    const [bulls, cows] = key.slice(0, -1).split("B").map(Number);
+    return `${bulls} black, ${cows} white`;
+  }
+
+  /** Answers in a row: "1B1C 2B0C", or "1 black, 1 white; 2 black, 0 white" in Mastermind. */
+  const answersText = (keys) => keys.map(answerText).join(TOLD_IN_PEGS ? "; " : " ");
+
+  /** A typed answer (1B2C, 1b2c, '1 2', 12, or as answerText says it) as its key, or throws an Error saying why not. */
   function parseAnswer(text) {
     const raw = text.trim();
-    let m = raw.match(/^(\d+)\s*[bB]\s*(\d+)\s*[cC]$/) || raw.match(/^(\d+)[\s,/]+(\d+)$/);
+    let m = raw.match(/^(\d+)\s*[bB]\s*(\d+)\s*[cC]$/) || raw.match(/^(\d+)[\s,/]+(\d+)$/) ||
+      raw.match(/^(\d+)\s*black\s*,?\s*(\d+)\s*white$/);
     if (!m && /^\d\d$/.test(raw) && LENGTH < 10) m = [raw, raw[0], raw[1]];
-    if (!m) throw new Error(`invalid answer '${text}': type bulls and cows as 1B2C, '1 2' or 12`);
+    const told = TOLD_IN_PEGS ? "black and white pegs" : "bulls and cows";
+    if (!m) throw new Error(`invalid answer ${quoted(text)}: type ${told} as 1B2C, '1 2' or 12`);
     const key = Number(m[1]) + "B" + Number(m[2]) + "C";
     checkAnswer(key);
     return key;
@@ -73,22 +101,46 @@
   function checkAnswer(key) {
     if (ANSWERS.includes(key)) return;
     const [bulls, cows] = key.slice(0, -1).split("B").map(Number);
-    let why = "no guess and secret of this game give it";
-    if (bulls + cows > LENGTH) why = `bulls plus cows cannot exceed ${LENGTH}`;
-    else if (bulls === LENGTH - 1 && cows === 1) why = `${LENGTH - 1} bulls leave one symbol, which cannot be a cow`;
-    throw new Error(`impossible answer ${key}: ${why}`);
+    let why = "no guess and secret of this game give it";  // the reasons of game.check_answer, word for word
+    const one = bulls === 1;
+    if (bulls + cows > LENGTH) why = TOLD_IN_PEGS ? `black and white pegs cannot exceed ${LENGTH} together` : `bulls plus cows cannot exceed ${LENGTH}`;
+    else if (bulls === LENGTH - 1 && cows === 1) {
+      why = TOLD_IN_PEGS ? `${one ? "1 black peg leaves" : bulls + " black pegs leave"} one peg, which cannot be white`
+        : `${one ? "1 bull leaves" : bulls + " bulls leave"} one symbol, which cannot be a cow`;
+    }
+    throw new Error(`impossible answer ${answerText(key)}: ${why}`);
   }
 
-  /** A typed code, checked as game.parse_code does. */
+  /** A word as the lists hold it, as words.normalise_word: NFC and lower case, kept as given (in NFC) when its
+   * lower case has another length (Turkish İ lowers to i and a combining dot). */
+  function normaliseWord(entry) {
+    const composed = entry.normalize("NFC");
+    const lower = composed.toLowerCase().normalize("NFC");
+    return [...lower].length === [...composed].length ? lower : composed;
+  }
+
+  const ALLOWED = WORDS ? new Set(CODES) : null;
+
+  /** A typed guess, checked as game.parse_code does: a word game takes its allowed words in any case. */
   function parseCode(text) {
+    if (WORDS) {
+      const word = normaliseWord(text.trim());
+      if (ALLOWED.has(word)) return word;
+      const chars = [...text];
+      const shown = `'${chars.length <= 40 ? text : chars.slice(0, 40).join("") + "..."}'`;
+      const letters = [...word].length;
+      if (letters !== LENGTH) throw new Error(`invalid guess ${shown}: expected ${LENGTH} letters, got ${letters}`);
+      throw new Error(`invalid guess ${shown}: not a word of the game's list`);
+    }
     const code = text.trim();
-    if (code.length !== LENGTH) throw new Error(`invalid code '${text}': expected ${LENGTH} symbols, got ${code.length}`);
+    const size = [...code].length;
+    if (size !== LENGTH) throw new Error(`invalid code ${quoted(text)}: expected ${LENGTH} symbols, got ${size}`);
     for (const symbol of code) {
-      if (!SYMBOLS.includes(symbol)) throw new Error(`invalid code '${text}': symbol '${symbol}' is not one of '${SYMBOLS}'`);
+      if (!SYMBOLS.includes(symbol)) throw new Error(`invalid code ${quoted(text)}: symbol '${symbol}' is not one of '${SYMBOLS}'`);
     }
     if (!GAME.repeats) {
       for (const symbol of code) {
-        if (code.split(symbol).length > 2) throw new Error(`invalid code '${text}': symbol '${symbol}' repeats`);
+        if (code.split(symbol).length > 2) throw new Error(`invalid code ${quoted(text)}: symbol '${symbol}' repeats`);
       }
     }
     return code;
@@ -108,12 +160,12 @@
     }
     totals.set(node, total);
     return total;
-  })(TREE.root, CODES);
+  })(TREE.root, SECRETS);
 
   /** Indices of a smallest set of `history` pairs that no secret fits together with `answer` to `guess`. */
   function conflicts(history, guess, answer) {
-    const fresh = fits(CODES, guess, answer);
-    const pairs = history.map(([g, a]) => new Set(fits(CODES, g, a)));
+    const fresh = fits(SECRETS, guess, answer);
+    const pairs = history.map(([g, a]) => new Set(fits(SECRETS, g, a)));
     for (let size = 0; size <= pairs.length; size++) {
       for (const subset of combinations(pairs.length, size)) {
         if (!fresh.some((code) => subset.every((i) => pairs[i].has(code)))) return subset;
@@ -132,7 +184,7 @@
   }
 
   function describePairs(history, indices) {
-    const parts = indices.map((i) => `guess ${i + 1} (${history[i][0]}: ${history[i][1]})`);
+    const parts = indices.map((i) => `guess ${i + 1} (${history[i][0]}: ${answerText(history[i][1])})`);
     return parts.length === 1 ? parts[0] : parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
   }
 
@@ -145,24 +197,26 @@
   // --- how codes and answers look: digits, or Mastermind's pegs --------------------------
 
   // Mastermind codes are coloured pegs, each with its symbol on it, in Okabe and Ito's colour-blind-safe
-  // palette (classes p0..p7 in page.css, the terminal's order in bactree/pegs.py); Bulls and Cows keeps digits.
-  const PEGS = GAME.repeats && SYMBOLS.length <= 8;
+  // palette (classes p0..p8 in page.css, each symbol's chosen by bactree/pegs.py as at the terminal: a letter
+  // naming a colour gets it); Bulls and Cows keeps digits.
+  const PEGS = TOLD_IN_PEGS && SYMBOLS.length <= 8;
+  const PEG_CLASS = PEGS ? new Map([...SYMBOLS].map((symbol, i) => [symbol, "peg p" + DATA.pegs[i]])) : null;
 
   /** A code as an element whose text is the code: a row of pegs for Mastermind, digits otherwise. */
   function codeView(code) {
     if (!PEGS) return element("code", { class: "code" }, code);
     return element("code", { class: "code pegs", title: code },
-      ...[...code].map((symbol) => element("span", { class: "peg p" + SYMBOLS.indexOf(symbol) }, symbol)));
+      ...[...code].map((symbol) => element("span", { class: PEG_CLASS.get(symbol) }, symbol)));
   }
 
-  /** An answer as nodes: for Mastermind, black and white key pegs (no text of their own) before `1B2C`. */
+  /** An answer as nodes: for Mastermind, black and white key pegs (no text of their own) before `answerText`. */
   function answerView(key) {
-    if (!PEGS) return [key];
+    if (!PEGS) return [answerText(key)];
     const [bulls, cows] = key.slice(0, -1).split("B").map(Number);
     const kinds = Array.from({ length: LENGTH }, (_, i) => (i < bulls ? "black" : i < bulls + cows ? "white" : "hole"));
     const keys = element("span", { class: "keys", "aria-hidden": "true" }, ...kinds.map((kind) => element("span", { class: "key " + kind })));
     keys.style.gridTemplateColumns = `repeat(${Math.ceil(LENGTH / 2)}, auto)`;
-    return [keys, key];
+    return [keys, answerText(key)];
   }
 
   /** `remainingText` with the listed codes as `codeView`s. */
@@ -178,11 +232,15 @@
     target.className = "message" + (kind ? " " + kind : "");
   }
 
-  const gameText = `${LENGTH} of '${SYMBOLS}', ${GAME.repeats ? "repeats" : "no repeats"}`;
+  // The game as str(Game) says it: "4 of '0123456789', no repeats", or "30 words of 4 letters[, 38 allowed guesses]".
+  const thousands = (n) => n.toLocaleString("en-US");
+  const gameText = !WORDS ? `${LENGTH} of '${SYMBOLS}', ${GAME.repeats ? "repeats" : "no repeats"}`
+    : `${thousands(SECRETS.length)} words of ${LENGTH} letters` + (GAME.guesses ? `, ${thousands(CODES.length)} allowed guesses` : "");
+  const aSecret = WORDS ? `a secret word, one of ${gameText}` : `a secret code: ${gameText}`; // as bactree play says it
 
   // --- play: the page finds your secret ---------------------------------------------
 
-  const play = { nodes: [TREE.root], history: [], remaining: [CODES], solved: false, lastConflicts: [] };
+  const play = { nodes: [TREE.root], history: [], remaining: [SECRETS], solved: false, lastConflicts: [] };
 
   function playAnswer(text) {
     const message = $("play-message");
@@ -196,8 +254,8 @@
       const found = conflicts(play.history, guess, key);
       play.lastConflicts = found;
       say(message, found.length === 0
-        ? `Refused: no secret gives ${key} to ${guess}.`
-        : `Refused: no secret fits ${key} to ${guess} together with the answers to ${describePairs(play.history, found)}. Undo to take an answer back.`,
+        ? `Refused: no secret gives ${answerText(key)} to ${guess}.`
+        : `Refused: no secret fits ${answerText(key)} to ${guess} together with the answers to ${describePairs(play.history, found)}. Undo to take an answer back.`,
         "refused");
       renderPlay(false);
       return;
@@ -219,12 +277,12 @@
     if (play.solved) play.solved = false;
     else play.nodes.pop();
     play.lastConflicts = [];
-    say(message, `Taken back: your answer ${key} to guess ${play.history.length + 1} (${guess}).`);
+    say(message, `Taken back: your answer ${answerText(key)} to guess ${play.history.length + 1} (${guess}).`);
     renderPlay(true);
   }
 
   function playRestart() {
-    Object.assign(play, { nodes: [TREE.root], history: [], remaining: [CODES], solved: false, lastConflicts: [] });
+    Object.assign(play, { nodes: [TREE.root], history: [], remaining: [SECRETS], solved: false, lastConflicts: [] });
     say($("play-message"), "");
     renderPlay(true);
   }
@@ -263,14 +321,14 @@
 
   // --- find mine: you find the page's secret ----------------------------------------
 
-  const find = { secret: null, history: [], remaining: CODES, node: TREE.root, verdicts: [], over: false };
+  const find = { secret: null, history: [], remaining: SECRETS, node: TREE.root, verdicts: [], over: false };
 
   // An optimal expected tree of normal play with no guess cap holds the exact value of every position on it;
   // any other tree's totals are upper bounds (bactree/page/verdict.js).
   // A tree of that objective not proven optimal may carry a proven lower bound on the whole game's total.
   const NORMAL_EXPECTED = TREE.objective.name === "expected" && !TREE.objective.hard_mode && TREE.objective.max_guesses === null;
   const judge = bactreeVerdicts.makeJudge({
-    codes: CODES, length: LENGTH, symbols: SYMBOLS, repeats: GAME.repeats, answers: ANSWERS,
+    codes: CODES, secrets: SECRETS, length: LENGTH, symbols: SYMBOLS, repeats: GAME.repeats, answers: ANSWERS,
     total: (node) => totals.get(node), exactTree: NORMAL_EXPECTED && TREE.optimal,
     wholeFloor: NORMAL_EXPECTED && TREE.stats.lower_bound !== undefined ? TREE.stats.lower_bound : null,
   });
@@ -283,7 +341,7 @@
 
   /** For the tests and scripts/bench_page.py: the verdict on `guess` after `history` ([[guess, answer], ...]). */
   window.bactreeVerdict = (history, guess, budget) => {
-    let codes = CODES, node = TREE.root;
+    let codes = SECRETS, node = TREE.root;
     for (const [g, key] of history) {
       codes = fits(codes, g, key);
       node = node && node.guess === g && node.next ? node.next[key] || null : null;
@@ -294,11 +352,11 @@
   function randomCode() {
     const pick = new Uint32Array(1);
     crypto.getRandomValues(pick);
-    return CODES[pick[0] % CODES.length];
+    return SECRETS[pick[0] % SECRETS.length];
   }
 
   function findNew() {
-    Object.assign(find, { secret: randomCode(), history: [], remaining: CODES, node: TREE.root, verdicts: [], over: false });
+    Object.assign(find, { secret: randomCode(), history: [], remaining: SECRETS, node: TREE.root, verdicts: [], over: false });
     say($("find-message"), "");
     renderFind();
   }
@@ -318,7 +376,7 @@
       say(message, `Solved in ${find.history.length} guesses.`, "done");
     } else {
       const n = find.remaining.length;
-      say(message, `${key}: ${n} ${n === 1 ? "secret still fits" : "secrets still fit"}.`);
+      say(message, `${answerText(key)}: ${n} ${n === 1 ? "secret still fits" : "secrets still fit"}.`);
     }
     renderFind();
   }
@@ -399,8 +457,8 @@
     for (const key of keys) {
       const node = item.bactreeNode;
       if (!node.next || !node.next[key]) {
-        const known = node.next ? Object.keys(node.next).join(" ") : "none: the game ends here";
-        say(message, `No branch ${key} under ${node.guess} (depth ${item.bactreeDepth}); its answers: ${known}.`, "refused");
+        const known = node.next ? answersText(Object.keys(node.next)) : "none: the game ends here";
+        say(message, `No branch ${answerText(key)} under ${node.guess} (depth ${item.bactreeDepth}); its answers: ${known}.`, "refused");
         mark(item);
         return;
       }
@@ -409,7 +467,7 @@
     }
     toggle(item, true);
     mark(item);
-    say(message, keys.length ? `After ${keys.join(" ")}: guess ${item.bactreeNode.guess} at depth ${item.bactreeDepth}.` : "");
+    say(message, keys.length ? `After ${answersText(keys)}: guess ${item.bactreeNode.guess} at depth ${item.bactreeDepth}.` : "");
   }
 
   function mark(item) {
@@ -440,6 +498,7 @@
       ["Hard mode", objective.hard_mode ? "yes: every guess could be the secret" : "no"],
       ["Guess cap", objective.max_guesses === null ? "none" : String(objective.max_guesses)],
       ["Secrets", String(stats.secrets)],
+      ...(GAME.guesses ? [["Allowed guesses", String(CODES.length)]] : []), // a word game's guesses beyond its secrets
       ["Most guesses", String(stats.max_guesses)],
       ["Total guesses", String(stats.total_guesses)],
       ["Mean guesses", stats.mean_guesses.toFixed(4)],
@@ -494,9 +553,10 @@
 
   $("game-line").textContent = `${gameText} · ${TREE.objective.name} tree, at most ${TREE.stats.max_guesses} guesses`;
   $("tree-name").textContent = DATA.name;
-  $("play-intro").textContent = `Think of a secret code: ${gameText}. I will find it in at most ${TREE.stats.max_guesses} guesses. ` +
-    "Answer each guess with its bulls and cows: the outlined buttons are the answers some remaining secret gives.";
-  $("find-intro").textContent = `I have picked a secret code: ${gameText}. Find it! Type a guess.`;
+  $("play-intro").textContent = `Think of ${aSecret}. I will find it in at most ${TREE.stats.max_guesses} guesses. ` +
+    `Answer each guess with its ${TOLD_IN_PEGS ? "black and white pegs" : "bulls and cows"}: the outlined buttons are the answers some remaining secret gives.`;
+  $("find-intro").textContent = `I have picked ${aSecret}. Find it! Type ${WORDS ? "a word of the list, in any case" : "a guess"}.`;
+  if (WORDS) $("find-input").placeholder = "a word";
   playRestart();
   findNew();
   browseReset();

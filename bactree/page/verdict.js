@@ -14,13 +14,16 @@ const bactreeVerdicts = (function () {
 
   /**
    * A judge of positions of one game (`length`, `symbols`, `repeats` as in the tree file). `codes` are the
-   * game's codes in order, `answers` its answer keys;
+   * game's allowed guesses in order, `secrets` its possible secrets (all of `codes` unless a word game's list
+   * of guesses holds more), `answers` its answer keys; positions are sets of secrets, and every allowed guess
+   * is tried on them;
    * `total(node)` is the total guesses of a tree node's subtree, and `exactTree` says whether those totals
    * are optimal (an optimal expected tree of normal play with no guess cap) or only upper bounds;
-   * `wholeFloor`, if not null, a proven lower bound on the cost of all the codes (a tree file's stats.lower_bound).
+   * `wholeFloor`, if not null, a proven lower bound on the cost of all the secrets (a tree file's stats.lower_bound).
    */
-  function makeJudge({ codes, length, symbols, repeats, answers, total, exactTree, wholeFloor }) {
-    const N = codes.length, L = length, K = symbols.length, WIN = L * (L + 1);
+  function makeJudge({ codes, secrets = codes, length, symbols, repeats, answers, total, exactTree, wholeFloor }) {
+    const alphabet = [...symbols]; // one symbol a code point, whatever its UTF-16 length
+    const N = codes.length, L = length, K = alphabet.length, WIN = L * (L + 1);
     const M = answers.length - 1; // the most parts a guess can make, besides the win
     const keyOf = (a) => `${Math.floor(a / (L + 1))}B${a % (L + 1)}C`;
 
@@ -30,9 +33,11 @@ const bactreeVerdicts = (function () {
     const digits = new Int32Array(N * L);
     const masks = new Int32Array(BITS ? N : 0);
     const counts = new Uint8Array(COUNTS ? N * K : 0);
+    const symbolIndex = new Map(alphabet.map((symbol, d) => [symbol, d]));
     codes.forEach((code, i) => {
+      const points = [...code];
       for (let p = 0; p < L; p++) {
-        const d = symbols.indexOf(code[p]);
+        const d = symbolIndex.get(points[p]);
         digits[i * L + p] = d;
         if (BITS) masks[i] |= 1 << d;
         if (COUNTS) counts[i * K + d]++;
@@ -235,7 +240,7 @@ const bactreeVerdicts = (function () {
         return { lo: v, hi: v };
       } catch (err) {
         if (!(err instanceof OutOfWork)) throw err;
-        const lo = X.length === N && wholeFloor !== null ? Math.max(wholeFloor, lowerBound(X)) : lowerBound(X);
+        const lo = X.length === secrets.length && wholeFloor !== null ? Math.max(wholeFloor, lowerBound(X)) : lowerBound(X);
         return { lo, hi: node ? total(node) : greedy(X) };
       }
     }

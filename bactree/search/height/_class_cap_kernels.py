@@ -102,3 +102,45 @@ def _class_caps(rows, starts, sizes, previous, solved):
             best = max(best, total)
         caps[a] = min(best, sizes[a])
     return caps
+
+
+@njit(cache=True)
+def _class_caps_of_each_code(table, previous, solved, num_slots):
+    """`_class_caps` of every code's answer classes at once, for a game whose every code is an orbit of its own.
+
+    A word list has no relabellings, so no two codes share their rows and
+    `_class_rows` would keep one per code and class (gigabytes for a few
+    thousand words). Here each guess g's classes are counted afresh at each
+    depth instead, with `previous[h, b]` the bound of code h's class b:
+    |codes|^2 table reads per guess and depth, and one guess's counts held.
+    Returns caps[g, a].
+    """
+    num_codes = table.shape[0]
+    caps = np.zeros((num_codes, num_slots), np.int64)
+    shared = np.zeros((num_slots, num_slots, num_codes), np.int32)  # [a, b, h]: codes of g's class a in h's class b
+    member = np.zeros((num_slots, num_codes), np.bool_)  # [a, h]: h is in g's class a
+    for g in range(num_codes):
+        row_g = table[g]
+        shared[:] = 0
+        member[:] = False
+        sizes = np.zeros(num_slots, np.int64)
+        for x in range(num_codes):
+            a = row_g[x]
+            sizes[a] += 1
+            member[a, x] = True
+            row = table[x]
+            for h in range(num_codes):
+                shared[a, row[h], h] += 1
+        for a in range(num_slots):
+            if sizes[a] == 0:
+                continue
+            best = 0
+            for h in range(num_codes):
+                total = np.int64(1) if member[a, h] else np.int64(0)
+                for b in range(num_slots):
+                    c = shared[a, b, h]
+                    if b != solved and c > 0:
+                        total += min(np.int64(c), previous[h, b])
+                best = max(best, total)
+            caps[g, a] = min(best, sizes[a])
+    return caps

@@ -55,6 +55,7 @@ class ClassCaps:
         self.solved = solved
         self.num_slots = num_slots
         self.orbit_of = code_orbits(codes, num_symbols) if symmetric else np.arange(len(codes), dtype=np.int64)
+        self.symmetric = symmetric
         self.representatives = np.unique(self.orbit_of, return_index=True)[1]
         self.sizes = np.array(
             [np.bincount(table[g], minlength=num_slots) for g in self.representatives], np.int64
@@ -68,14 +69,17 @@ class ClassCaps:
     def at(self, depth: int) -> np.ndarray:
         """Bounds [orbit, answer] of what `depth` guesses solve of each answer class (class sizes once nothing tightens)."""
         while len(self._by_depth) <= depth and not self._saturated:
-            if self._rows is None:
-                self._rows = [_class_cap_kernels._class_rows(self.table, g, self.orbit_of, self.num_slots)
-                              for g in self.representatives]
             previous = self._by_depth[-1]
-            caps = np.array([
-                _class_cap_kernels._class_caps(rows, starts, sizes, previous, self.solved)
-                for (rows, starts), sizes in zip(self._rows, self.sizes)
-            ])
+            if self.symmetric:
+                if self._rows is None:
+                    self._rows = [_class_cap_kernels._class_rows(self.table, g, self.orbit_of, self.num_slots)
+                                  for g in self.representatives]
+                caps = np.array([
+                    _class_cap_kernels._class_caps(rows, starts, sizes, previous, self.solved)
+                    for (rows, starts), sizes in zip(self._rows, self.sizes)
+                ])
+            else:  # a row per code and class would not fit: each depth counted afresh
+                caps = _class_cap_kernels._class_caps_of_each_code(self.table, previous, self.solved, self.num_slots)
             self._by_depth.append(caps)
             self._saturated = bool((caps == self.sizes).all() or (caps == previous).all())
         return self._by_depth[min(depth, len(self._by_depth) - 1)]
