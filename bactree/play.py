@@ -109,6 +109,11 @@ def answer_words(game: Game) -> str:
     return f"{game.rule.told_as} ({forms})"
 
 
+def secret_kind(game: Game) -> str:
+    """`a secret code: 4 of '0123456789', no repeats`, or for a word game `a secret word, one of 1,529 words of 4 letters`."""
+    return f"a secret word, one of {game}" if game.has_lists else f"a secret code: {game}"
+
+
 def guesses(count: int) -> str:
     """`1 guess`, `5 guesses`."""
     return f"{count} guess{'' if count == 1 else 'es'}"
@@ -214,7 +219,7 @@ class WalkSession(Session):
 
     def play(self) -> None:
         self.write(
-            f"Think of a secret code: {self.game}. I will find it in at most "
+            f"Think of {secret_kind(self.game)}. I will find it in at most "
             f"{guesses(self.tree.stats['max_guesses'])}."
         )
         self.write(f"Answer each guess with {answer_words(self.game)}; u takes back your last answer, q quits.")
@@ -236,8 +241,7 @@ class SoloSession(Session):
         self.coach = coach
 
     def play(self) -> None:
-        picked = f"a secret word, one of {self.game}" if self.game.has_lists else f"a secret code: {self.game}"
-        self.write(f"I have picked {picked}. Find it! Type a guess, u to take one back, or q to give up.")
+        self.write(f"I have picked {secret_kind(self.game)}. Find it! Type a guess, u to take one back, or q to give up.")
         history: list[Pair] = []
         notes = Coach(self.game) if self.coach else None
         while not history or history[-1][1] != self.game.solved:
