@@ -9,7 +9,6 @@ tests/naive_search.py can check each value it lets through.
 from __future__ import annotations
 
 import contextlib
-import time
 from typing import Iterator
 
 import numpy as np
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 from naive_search import least_total, min_chain_tree
 
 from bactree.pipeline.build import build
+from bactree.compile_clock import Deadline
 from bactree.game import Game
 from bactree.search import TOTAL_GUESSES, CostSearch, Solver
 from bactree.search.cost import deep
@@ -120,7 +120,7 @@ def test_the_bounds_stop_at_the_searchs_deadline() -> None:
     search = CostSearch(Solver(game), TOTAL_GUESSES)
     everything = search.solver.all_guesses
     guesses, bases, _ = search.candidates(everything, search.solver.num_codes, ())
-    search.deadline = time.perf_counter() - 1.0
+    search.deadline = Deadline(-1.0)  # passed as soon as it is set
     with pytest.raises(search_cost.BudgetExceeded):
         deep.others_bound(search, everything, search.solver.num_codes, (), guesses, bases, -1, search_cost.INFINITE)
     search.deadline = None

@@ -255,3 +255,13 @@ def test_a_tree_of_each_rule_is_written_in_version_2_and_walked(rule: str, tmp_p
     assert walk.guess == "react"
     check_document(doc)
 
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_a_game_sent_to_another_process_is_the_same_game(name: str) -> None:
+    """Workers get their game pickled: its rule comes back as the registry's own, so the two games are equal."""
+    import pickle
+
+    game = Game(3, "01234", False, rule=name)
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy == game and copy.rule is game.rule and hash(copy) == hash(game)

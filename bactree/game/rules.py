@@ -102,6 +102,10 @@ class Rule:
     def __repr__(self) -> str:
         return f"<rule {self.name}>"
 
+    def __reduce__(self) -> tuple[Callable[[str], Rule], tuple[str]]:
+        """Unpickled as the registry's own rule, so a game sent to a worker process equals the game it came from."""
+        return rule_named, (self.name,)
+
     def num_slots(self, length: int) -> int:
         """How many slots answers are numbered in (some may go unused)."""
         raise NotImplementedError
