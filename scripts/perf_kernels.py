@@ -98,7 +98,7 @@ def elf_functions(image: bytes) -> list[tuple[str, int, int, int]]:
 
 
 def readable(symbol: str) -> str:
-    """`bactree.search.cost._base_kernels._guess_base` of numba's mangled `_ZN7bactree6search13_base_kernels11_guess_baseB4v2...`:
+    """`bactree.search.cost._base_kernels._guess_base` of numba's mangled `_ZN7bactree6search4cost13_base_kernels11_guess_baseB4v2...`:
     the length-prefixed names up to the first tag, numba's `_3c`/`_3e` escapes undone."""
     rest = symbol[3:] if symbol.startswith("_ZN") else symbol
     names = []

@@ -22,7 +22,7 @@ def load_script():
 
 def test_numba_names_read_as_dotted_paths() -> None:
     script = load_script()
-    mangled = "_ZN7bactree6search13_base_kernels11_guess_baseB4v232B38c8tJTIeFIjxB2IKSgI4E5ArrayIhLi1E1C8readonly"
+    mangled = "_ZN7bactree6search4cost13_base_kernels11_guess_baseB4v232B38c8tJTIeFIjxB2IKSgI4E5ArrayIhLi1E1C8readonly"
     assert script.readable(mangled) == "bactree.search.cost._base_kernels._guess_base"
     assert script.readable("_ZN5numba4misc9mergesort12_3clocals_3e5innerB4v1E") == "numba.misc.mergesort.<locals>.inner"
     assert script.readable("NRT_decref") == "NRT_decref"
