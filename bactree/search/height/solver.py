@@ -29,7 +29,9 @@ import numpy as np
 
 from ...game import _answer_kernels as _code_kernels
 from ...compile_clock import Deadline
-from ...game.codes import answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, solved_slot
+from ...game.codes import (
+    answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, secret_indices, solved_slot,
+)
 from ...game import AnyAnswer, BactreeError, Game
 from . import _crowd_kernels, _finder_kernels, _height_kernels, _separator_kernels
 from .. import _partition_kernels
@@ -129,9 +131,7 @@ class Solver:
         self.no_guesses = self.all_guesses[:0]
         # Every possible secret, the set a whole game's search starts from: every code, or a word game's secrets
         # among its allowed guesses (then the table's columns of other codes are never a secret).
-        self.secrets = self.all_guesses if game.secrets is None or game.guesses is None else np.array(
-            [index for index, code in enumerate(game.codes) if code in set(game.secrets)], np.int64
-        )
+        self.secrets = self.all_guesses if game.guesses is None else secret_indices(game).copy()
         self.num_secrets = len(self.secrets)
         self.progress = progress
         self.stats = SearchStats()
