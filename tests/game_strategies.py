@@ -41,16 +41,20 @@ def _num_codes(length: int, k: int, repeats: bool) -> int:
 
 
 @st.composite
-def word_games(draw: st.DrawFn) -> Game:
-    """A random small word game: 3 to 14 secrets of 2 to 4 letters, isograms or not, maybe with other guesses."""
+def word_games(
+    draw: st.DrawFn, max_letters: int = 7, max_secrets: int = 14, max_others: int = 6, rules: tuple[str, ...] = ()
+) -> Game:
+    """A random small word game: 3 to `max_secrets` secrets of 2 to 4 letters, isograms or not, maybe with other
+    guesses; under one of `rules` when given (else bulls and cows)."""
     length = draw(st.integers(2, 4))
-    letters = "abcdefg"[: draw(st.integers(length, 7))]
+    letters = "abcdefg"[: draw(st.integers(length, max_letters))]
     isograms = draw(st.booleans())
     word = (
         st.permutations(letters).map(lambda p: "".join(p[:length]))
         if isograms
         else st.lists(st.sampled_from(letters), min_size=length, max_size=length).map("".join)
     )
-    secrets = draw(st.sets(word, min_size=3, max_size=14))
-    others = draw(st.sets(word, max_size=6)) if draw(st.booleans()) else set()
-    return word_game(secrets, secrets | others if others else None)
+    secrets = draw(st.sets(word, min_size=3, max_size=max_secrets))
+    others = draw(st.sets(word, max_size=max_others)) if draw(st.booleans()) else set()
+    guesses = secrets | others if others else None
+    return word_game(secrets, guesses, draw(st.sampled_from(rules))) if rules else word_game(secrets, guesses)

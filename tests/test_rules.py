@@ -14,6 +14,7 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from game_strategies import word_games as shared_word_games
 from naive_search import min_chain_tree, min_height, tree_to_nodes
 
 from bactree.game import RULES, Answer, BactreeError, Game, InvalidAnswerError, InvalidGameError, word_game
@@ -214,20 +215,9 @@ def test_every_code_games_match_brute_force(rule: str, game: Game, hard: bool, o
     _check_build(_with_rule(game, rule), hard, objective)
 
 
-@st.composite
-def word_games(draw: st.DrawFn) -> Game:
+def word_games() -> st.SearchStrategy[Game]:
     """A random small word game under a searched rule: 3 to 12 secrets of 2 to 4 letters, maybe with other guesses."""
-    length = draw(st.integers(2, 4))
-    letters = "abcdefg"[: draw(st.integers(length, 6))]
-    isograms = draw(st.booleans())
-    word = (
-        st.permutations(letters).map(lambda p: "".join(p[:length]))
-        if isograms
-        else st.lists(st.sampled_from(letters), min_size=length, max_size=length).map("".join)
-    )
-    secrets = draw(st.sets(word, min_size=3, max_size=12))
-    others = draw(st.sets(word, max_size=5)) if draw(st.booleans()) else set()
-    return word_game(secrets, secrets | others if others else None, draw(st.sampled_from(SEARCHED)))
+    return shared_word_games(max_letters=6, max_secrets=12, max_others=5, rules=SEARCHED)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
