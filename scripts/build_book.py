@@ -1,10 +1,10 @@
 """Make a coach's book: the exact analysis of every position after one or two guesses, for `bactree analyse`.
 
 Usage:
-  python scripts/build_book.py [--game bulls-cows] [-n 4] [--symbols 0123456789] [--hard] [-o PATH]
+  python scripts/build_book.py [--game bulls-cows] [-n 4] [--symbols 0123456789] [--hard] [--guesses 2] [-o PATH]
   python scripts/build_book.py ... --check PATH [--every K]
 
-Ranks every canonical position of one or two guesses (`bactree.coach.book`)
+Ranks every canonical position of one or two guesses (`--guesses 1`: one only; `bactree.coach.book`)
 with the engine and no time limit, the best five guesses of distinct
 classes each, and writes the book (default: bactree/coach/books/SLUG-expected.json),
 atomically. Progress goes to stderr, one line a position; every 25
@@ -24,7 +24,7 @@ from pathlib import Path
 
 
 from bactree.coach.analyse import EXPECTED
-from bactree.coach.book import BOOK_TOP, Book, key_pairs, make_book, write_book
+from bactree.coach.book import BOOK_GUESSES, BOOK_TOP, Book, key_pairs, make_book, write_book
 from bactree.coach.engine import Engine
 from bactree.coach.tree_values import TreeValues
 from bactree.game import BactreeError, game_slug, make_game
@@ -52,6 +52,8 @@ def main() -> None:
     parser.add_argument("-n", "--length", type=int)
     parser.add_argument("--symbols")
     parser.add_argument("--hard", action="store_true")
+    parser.add_argument("--guesses", type=int, choices=(1, 2), default=BOOK_GUESSES,
+                        help="positions after one, or one and two, guesses (Mastermind: 1)")
     parser.add_argument("-o", "--output", type=Path)
     parser.add_argument("--check", type=Path, help="a book to rank again and compare")
     parser.add_argument("--every", type=int, default=1, help="with --check: every K-th position only")
@@ -73,7 +75,7 @@ def main() -> None:
     if done:
         print(f"resuming from {partial}: {len(done)} positions done", file=sys.stderr, flush=True)
     data = make_book(engine, lambda line: print(line, file=sys.stderr, flush=True), done,
-                     lambda so_far: write_book(so_far, partial))
+                     lambda so_far: write_book(so_far, partial), guesses=args.guesses)
     write_book(data, output)
     partial.unlink(missing_ok=True)
     print(f"wrote {output}: {len(data['positions'])} positions, {time.process_time() - began:.0f} s CPU")

@@ -227,6 +227,22 @@ def test_a_resumed_book_equals_one_made_at_once():
     assert len(ranked) == len(whole["positions"]) - len(saved[0])
 
 
+def test_the_shipped_mastermind_book_holds_every_position_after_one_guess_and_agrees_with_the_search():
+    """Mastermind 4x6, one guess deep: every canonical position of one guess, sampled entries equal the search; a
+    position after two guesses is not in it (the search values it)."""
+    game = preset("mastermind")
+    book = Book.shipped(game, EXPECTED, False)
+    assert book is not None and book.guesses == 1
+    positions = book_positions(game, Solver(game), guesses=1)
+    assert sorted(book.positions) == sorted(position_key(pairs) for pairs in positions)
+    engine = Engine(game, EXPECTED)
+    for pairs in positions[::7]:
+        got = [[g, v.lower] for g, v in engine.rank(pairs, BOOK_TOP, None, PLENTY).best]
+        assert got == book.positions[position_key(pairs)]
+    two = positions[0] + ((positions[0][0][0], positions[0][0][1]),)
+    assert book.locate(positions[0]) is not None and book.locate(two) is None
+
+
 def test_the_shipped_book_agrees_with_the_shipped_tree_on_its_path():
     """Wherever a position of the book lies on the proven expected tree, the book's best total is the subtree's."""
     game = preset("bulls-cows")

@@ -15,6 +15,7 @@ from typing import Iterator
 import pytest
 
 from bactree import treefile
+from bactree.coach.book import Book, canonical_pairs, position_key
 from bactree.game import Game, make_game, word_game
 from bactree.page import tree_page
 from bactree.walker import load_shipped_tree, shipped_tree_path
@@ -284,3 +285,78 @@ def test_verdicts_agree_with_the_library(browser, tmp_path: Path, game: Game) ->
     assert len(cases) == 8
     if game.repeats:
         assert True in kinds  # the page solves most Mastermind positions here exactly: equal to the library's
+
+
+CANONICAL = """
+const [symbols, length, histories] = arguments;
+const book = bactreeBook.makeBook({ positions: {}, guesses: 2, symbols, length });
+return histories.map((history) => { const found = book.canonical(history); return found && found.key; });
+"""
+
+
+@pytest.mark.parametrize("game", [make_game(), make_game("mastermind"), Game(3, "abcde", True)], ids=["4x10", "mastermind", "3x5r"])
+def test_the_page_carries_a_history_to_the_coachs_canonical_one(browser, tmp_path: Path, game: Game) -> None:
+    """bactree/page/book.js's canonical history (a port of bactree/coach/symmetry.py) is the book's, key for key."""
+    open_page(browser, write_tree(tmp_path / "tree.json", game, first_pick), tmp_path)
+    cases = [history for history, guess in sampled_positions(game, 300, seed=11, least_guesses=1)]
+    found = browser.execute_script(CANONICAL, game.symbols, game.length, cases)
+    for history, key in zip(cases, found, strict=True):
+        pairs = tuple((g, game.parse_answer(a)) for g, a in history)
+        canonical = canonical_pairs(game, pairs)
+        assert key == (None if canonical is None else position_key(canonical[1])), history
+
+
+def book_value(game: Game, book: Book, history: list[tuple[str, str]], guess: str) -> int | None:
+    """The total of `guess` after `history` from the book's entries of the positions it leads to (None if one is not
+    held): each part's least total, plus one guess a secret."""
+    secrets = position(game, history)
+    parts: dict[str, int] = {}
+    for secret in secrets:
+        parts[str(game.score(guess, secret))] = parts.get(str(game.score(guess, secret)), 0) + 1
+    total = len(secrets)
+    for answer in parts:
+        if answer == str(game.solved):
+            continue
+        found = book.locate(tuple((g, game.parse_answer(a)) for g, a in history + [(guess, answer)]))
+        if found is None:
+            return None
+        total += found.best[0][1]
+    return total
+
+
+@pytest.mark.parametrize(
+    ("game", "guesses", "seed"), [(make_game("mastermind"), 0, 7), (make_game(), 1, 8)], ids=["mastermind-first", "4x10-second"])
+def test_find_mine_is_exact_where_the_book_values_every_part(browser, tmp_path: Path, game: Game, guesses: int, seed: int) -> None:
+    """Mastermind's first guess and 4 of 10's second: each part of the guess is a position of the shipped book, so the
+    page's verdict (default work) is exact and the book's, whatever the guess, as the terminal's is."""
+    book = Book.shipped(game, "expected", False)
+    open_page(browser, shipped_tree_path(game), tmp_path)
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < 12:
+        secret = rng.choice(game.codes)
+        history = [(g, str(game.score(g, secret))) for g in rng.sample(game.codes, guesses)]
+        if all(a != str(game.solved) for _, a in history):
+            cases.append((history, rng.choice(game.codes)))
+    if not guesses:
+        cases += [([], guess) for guess in ("1111", "1112", "1122", "1123", "1234")]
+    for (history, guess), verdict in zip(cases, browser.execute_script(VERDICTS, cases), strict=True):
+        value = book_value(game, book, history, guess)
+        assert verdict["exact"], (history, guess, verdict)
+        assert verdict["value"] == {"lo": value, "hi": value}, (history, guess)
+        if history:
+            best = book.locate(tuple((g, game.parse_answer(a)) for g, a in history)).best[0][1]
+            assert verdict["best"] == {"lo": best, "hi": best}
+
+
+def test_a_renamed_mastermind_page_carries_its_book_renamed(browser, tmp_path: Path) -> None:
+    """`bactree html mastermind-4x6-expected --symbols RGBYOP`: the book travels in the page's letters."""
+    game = Game(4, "RGBYOP", True)
+    page, _ = tree_page(shipped_tree_path(make_game("mastermind")), game, rename=True)
+    out = tmp_path / "renamed.html"
+    out.write_text(page, encoding="utf-8")
+    browser.get(out.as_uri())
+    mastermind, book = make_game("mastermind"), Book.shipped(make_game("mastermind"), "expected", False)
+    (verdict,) = browser.execute_script(VERDICTS, [[[], "RRGG"]])
+    value = book_value(mastermind, book, [], "1122")
+    assert verdict["exact"] and verdict["value"] == {"lo": value, "hi": value}

@@ -2,7 +2,10 @@
 
 Early positions of the larger games hold hundreds of secrets, and proving
 the best few guesses there takes the exact search seconds (4 of 10 after
-two guesses: up to about 8 s of CPU). A book holds those analyses, made by
+two guesses: up to about 8 s of CPU). A book goes one or two guesses deep
+(`guesses`): two for 4 of 10 (313 positions after one or two guesses),
+one for Mastermind, whose positions after two guesses number in the
+thousands. A book holds those analyses, made by
 the same engine with no time limit (`make_book`, run by
 `scripts/build_book.py`), so `analyse` answers them at once. Positions are
 stored up to symmetry: each under its canonical history, where every guess
@@ -31,7 +34,7 @@ from .symmetry import Symmetry, carrying, least_image
 BOOK_FORMAT = "bactree-book"
 BOOK_VERSION = 1
 BOOK_TOP = 5  # guesses an entry lists
-BOOK_GUESSES = 2  # positions after this many guesses at most
+BOOK_GUESSES = 2  # positions after this many guesses at most, unless a book says fewer
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,7 @@ class Book:
         self.objective = str(data["objective"])
         self.hard = bool(data["hard_mode"])
         self.top = int(data["top"])
+        self.guesses = int(data["guesses"])  # the positions are those after 1 to this many guesses
         self.positions: dict[str, list[list[Any]]] = data["positions"]
 
     @classmethod
@@ -97,7 +101,7 @@ class Book:
 
     def locate(self, pairs: tuple[Pair, ...]) -> InBook | None:
         """The entry of this position up to symmetry; None when the book does not hold it."""
-        if not 1 <= len(pairs) <= BOOK_GUESSES:
+        if not 1 <= len(pairs) <= self.guesses:
             return None
         found = canonical_pairs(self.game, pairs)
         if found is None:
@@ -109,8 +113,8 @@ class Book:
         return InBook(symmetry, canonical, tuple((str(guess), int(total)) for guess, total in entry))
 
 
-def book_positions(game: Game, solver) -> list[tuple[Pair, ...]]:
-    """Every canonical history of one or two guesses that some secret fits and does not end, in order.
+def book_positions(game: Game, solver, guesses: int = BOOK_GUESSES) -> list[tuple[Pair, ...]]:
+    """Every canonical history of one to `guesses` (1 or 2) guesses that some secret fits and does not end, in order.
 
     `solver` (a `bactree.search.Solver` of the game) splits the secrets and
     lists the least guess of each class given the guesses before.
@@ -120,6 +124,8 @@ def book_positions(game: Game, solver) -> list[tuple[Pair, ...]]:
         for part in solver.split(solver.secrets, first):
             pairs = ((codes[first], solver.answer_to(first, part)),)
             positions.append(pairs)
+            if guesses < 2:
+                continue
             for second in solver.canonical_guesses((first,)).tolist():
                 for rest in solver.split(part, second):
                     positions.append(pairs + ((codes[second], solver.answer_to(second, rest)),))
@@ -128,9 +134,10 @@ def book_positions(game: Game, solver) -> list[tuple[Pair, ...]]:
 
 def make_book(
     engine, progress: Callable[[str], None] | None = None, done: dict[str, list[list[Any]]] | None = None,
-    checkpoint: Callable[[dict[str, Any]], None] | None = None, every: int = 25,
+    checkpoint: Callable[[dict[str, Any]], None] | None = None, every: int = 25, guesses: int = BOOK_GUESSES,
 ) -> dict[str, Any]:
-    """A book of `engine`'s game, objective and mode: every `book_positions` entry ranked with no time limit.
+    """A book of `engine`'s game, objective and mode: every `book_positions` entry (up to `guesses` deep) ranked with
+    no time limit.
 
     `engine` is a `bactree.coach.engine.Engine` without a book (its memos
     carry over from position to position). Entries in `done` (an earlier
@@ -138,7 +145,7 @@ def make_book(
     after every `every` positions ranked, so a long run can resume.
     """
     game = engine.game
-    positions = book_positions(game, engine.solver)
+    positions = book_positions(game, engine.solver, guesses)
     entries: dict[str, list[list[Any]]] = {}
     ranked = 0
     for number, pairs in enumerate(positions, 1):
@@ -154,11 +161,11 @@ def make_book(
         if progress is not None:
             progress(f"{number}/{len(positions)} {key}: {ranking.best[0][0]} {ranking.best[0][1].lower}")
         if checkpoint is not None and ranked % every == 0:
-            checkpoint(_book_data(engine, entries))
-    return _book_data(engine, entries)
+            checkpoint(_book_data(engine, entries, guesses))
+    return _book_data(engine, entries, guesses)
 
 
-def _book_data(engine, entries: dict[str, list[list[Any]]]) -> dict[str, Any]:
+def _book_data(engine, entries: dict[str, list[list[Any]]], guesses: int) -> dict[str, Any]:
     game = engine.game
     return {
         "format": BOOK_FORMAT,
@@ -167,6 +174,7 @@ def _book_data(engine, entries: dict[str, list[list[Any]]]) -> dict[str, Any]:
         "objective": engine.objective,
         "hard_mode": engine.hard,
         "top": BOOK_TOP,
+        "guesses": guesses,
         "positions": entries,
     }
 

@@ -334,8 +334,24 @@
   });
   const INDEX = new Map(CODES.map((code, i) => [code, i]));
 
-  /** The verdict on `guess` when `codes` are left and `node` is the tree's node for them (or null off the tree). */
-  function judgeGuess(codes, node, guess, budget) {
+  // The shipped book of this game, if the page carries one: exact totals of the positions after one or two guesses.
+  const BOOK = DATA.book ? bactreeBook.makeBook({ ...DATA.book, symbols: SYMBOLS, length: LENGTH }) : null;
+
+  /** Tell the judge the book's exact total of the secrets `codes` left after `history`, if the book holds it. */
+  function fromBook(history, codes) {
+    const found = BOOK.best(history);
+    if (found) judge.know(codes.map((code) => INDEX.get(code)), found.total, INDEX.get(found.guess));
+  }
+
+  /** The verdict on `guess` when `codes` are left after `history` and `node` is the tree's node for them (or null off
+   * the tree). The book, where it holds them, gives the exact totals of this position and of those the guess leads to. */
+  function judgeGuess(codes, node, guess, budget, history) {
+    if (BOOK) {
+      fromBook(history, codes);
+      for (const key of new Set(codes.map((code) => score(guess, code)))) {
+        if (key !== SOLVED) fromBook([...history, [guess, key]], fits(codes, guess, key));
+      }
+    }
     return judge.verdict(codes.map((code) => INDEX.get(code)), node, INDEX.get(guess), budget);
   }
 
@@ -346,7 +362,7 @@
       codes = fits(codes, g, key);
       node = node && node.guess === g && node.next ? node.next[key] || null : null;
     }
-    return judgeGuess(codes, node, guess, budget);
+    return judgeGuess(codes, node, guess, budget, history);
   };
 
   function randomCode() {
@@ -367,7 +383,7 @@
     let guess;
     try { guess = parseCode(text); } catch (err) { say(message, err.message, "refused"); return; }
     const key = score(guess, find.secret);
-    find.verdicts.push(judgeGuess(find.remaining, find.node, guess));
+    find.verdicts.push(judgeGuess(find.remaining, find.node, guess, undefined, find.history));
     find.node = find.node && find.node.guess === guess && find.node.next ? find.node.next[key] || null : null;
     find.history.push([guess, key]);
     find.remaining = fits(find.remaining, guess, key);
