@@ -40,8 +40,8 @@ def page_html(doc: dict[str, Any], game: Game, name: str, book: dict[str, Any] |
     # `<` only occurs inside JSON strings, where \u003c means the same: no `</script>` can close the block early.
     embedded = orjson.dumps(data).decode().replace("<", "\\u003c")
     title = f"bactree: {name} ({game})".replace("&", "&amp;").replace("<", "&lt;")
-    # The verdicts' engine and the book's lookup, then the page that uses them.
-    script = "\n".join(_asset(name) for name in ("verdict.js", "book.js", "page.js"))
+    # The game's rules, the verdicts' engine and the book's lookup, then the page that uses them.
+    script = "\n".join(_asset(name) for name in ("game.js", "verdict.js", "book.js", "page.js"))
     parts = {"{{TITLE}}": title, "{{STYLE}}": _asset("page.css"), "{{SCRIPT}}": script}
     page = _asset("page.html")
     for marker, text in parts.items():
