@@ -6,6 +6,7 @@ walker can load trees without numpy or numba.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
@@ -140,7 +141,23 @@ def renamed(doc: dict[str, Any], symbols: str) -> dict[str, Any]:
 
 def dumps(doc: dict[str, Any]) -> bytes:
     """Serialise a document: indented, keys in insertion order, newline at the end."""
-    return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    return json_bytes(doc, indent=True) + b"\n"
+
+
+def json_bytes(value: Any, indent: bool = False) -> bytes:
+    """`value` as JSON, compact or indented by two: orjson's bytes, or the standard library's (the same bytes, slower)
+    for a value nested past orjson's 255 levels, as a tree of over 127 guesses is (a guess nests two: node, next).
+    A value too deep for either (a tree of about 450 guesses) raises `TreeFormatError`."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0)
+    except orjson.JSONEncodeError as err:
+        if "Recursion" not in str(err):
+            raise
+    try:
+        text = json.dumps(value, ensure_ascii=False, indent=2 if indent else None, separators=None if indent else (",", ":"))
+    except RecursionError:
+        raise TreeFormatError("too deeply nested to be written as JSON (a tree of over about 450 guesses)") from None
+    return text.encode()
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:

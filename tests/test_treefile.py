@@ -20,6 +20,7 @@ from bactree.treefile import (
     check_writable,
     document,
     dumps,
+    json_bytes,
     read_document,
     replay_tree,
     write_atomic,
@@ -364,3 +365,28 @@ def test_hard_mode_file_with_a_guess_not_still_possible_is_refused():
         check_document(doc)
     hard = build(game, hard=True).document
     assert check_document(hard).nodes == len(game.codes)
+
+
+def test_json_bytes_are_orjsons_and_reach_past_its_nesting_limit(tmp_path: Path) -> None:
+    """A value orjson writes is written as orjson writes it; one nested past orjson's 255 levels (a tree of 200
+    guesses: n = 1 over 200 symbols) as the same bytes by the standard library, and read back."""
+    shallow = {"a": [1, "é", None, True, {"b": []}], "c": {}}
+    assert json_bytes(shallow) == orjson.dumps(shallow)
+    assert json_bytes(shallow, indent=True) == orjson.dumps(shallow, option=orjson.OPT_INDENT_2)
+    deep: dict[str, Any] = {"guess": "z"}
+    for depth in range(200):
+        deep = {"guess": chr(0x100 + depth), "next": {"0B0C": deep}}
+    with pytest.raises(TypeError):
+        orjson.dumps(deep)
+    for indent in (False, True):
+        assert orjson.loads(json_bytes(deep, indent=indent)) == deep
+    for depth in range(400):
+        deep = {"guess": "z", "next": {"0B0C": deep}}
+    with pytest.raises(TreeFormatError, match="too deeply nested"):
+        json_bytes(deep)
+    symbols = "".join(chr(0x100 + i) for i in range(200))
+    out = tmp_path / "deep.json"
+    result = CliRunner().invoke(app, ["build", "-n", "1", "--symbols", symbols, "--tie-break", "none", "-q", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert CliRunner().invoke(app, ["verify", str(out)]).exit_code == 0
+    assert orjson.loads(out.read_bytes())["stats"]["max_guesses"] == 200

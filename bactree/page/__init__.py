@@ -16,13 +16,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ..coach.book import Book
 from ..game import Game, InvalidGameError
 from ..pegs import peg_colours
 from ..shipped import shipped_trees
-from ..treefile import check_document, check_header, read_document, renamed
+from ..treefile import check_document, check_header, json_bytes, read_document, renamed
 
 __all__ = ["page_html", "tree_page"]
 
@@ -38,7 +36,7 @@ def page_html(doc: dict[str, Any], game: Game, name: str, book: dict[str, Any] |
     if book is not None:
         data["book"] = book
     # `<` only occurs inside JSON strings, where \u003c means the same: no `</script>` can close the block early.
-    embedded = orjson.dumps(data).decode().replace("<", "\\u003c")
+    embedded = json_bytes(data).decode().replace("<", "\\u003c")
     title = f"bactree: {name} ({game})".replace("&", "&amp;").replace("<", "&lt;")
     # The game's rules, the verdicts' engine and the book's lookup, then the page that uses them.
     script = "\n".join(_asset(name) for name in ("game.js", "verdict.js", "book.js", "page.js"))

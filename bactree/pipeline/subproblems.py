@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
-import orjson
 
 from .branching import SMALL_PIECE, BranchedPart, GuessPieces
 from ..game.codes import grouped_answers
@@ -51,7 +50,7 @@ from ..search import DEEPER_CALLS, TOTAL_GUESSES, CostSearch, Solver
 from ..search.cost import memo_store
 from ..search.provenance import search_code
 from .resume import FoundPart, PartResult, Resumed, SavedBranch, read_exact_build, read_found, read_resume
-from ..treefile import Node, node, write_atomic
+from ..treefile import Node, json_bytes, node, write_atomic
 
 Progress = Callable[[str], None]
 
@@ -143,7 +142,7 @@ def solve_by_first_answer(
             unfinished = [branch.__dict__ for a in answers if a not in done for branch in branches.get(a, [])]
             if unfinished:
                 saved["branches"] = unfinished
-            write_atomic(resume, orjson.dumps(saved))
+            write_atomic(resume, json_bytes(saved))
 
     def branch_done(result: BranchResult) -> None:
         branches.setdefault(result.answer, []).append(SavedBranch(
@@ -437,7 +436,7 @@ def find_by_first_answer(
                 done[result.answer] = saved[result.answer, result.depth] = result
                 if resume is not None:
                     ordered = [saved[key].__dict__ for key in sorted(saved, key=lambda key: (key[1], answers.index(key[0])))]
-                    write_atomic(resume, orjson.dumps({"header": header, "parts": ordered}))
+                    write_atomic(resume, json_bytes({"header": header, "parts": ordered}))
                 say(f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, tree found "
                     f"({result.work} work, {result.seconds:.1f}s) [{time.perf_counter() - began:.0f}s elapsed]")
             _say_nodes(say, pool)
