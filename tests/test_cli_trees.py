@@ -66,7 +66,7 @@ def test_every_command_takes_a_shipped_tree_by_name(name: str, tmp_path: Path, m
     monkeypatch.chdir(tmp_path)  # no file of that name here: the shipped tree is meant
     shipped_path = REPO / "trees" / "mastermind-4x6-worst-case.json"
     runs = {
-        ("html", name, "-o", "mm.html"): "wrote mm.html: mastermind-4x6-worst-case.json, 1301 nodes, 84 KiB\n",
+        ("html", name, "-o", "mm.html"): "wrote mm.html: mastermind-4x6-worst-case.json, 1301 nodes, 96 KiB\n",
         ("verify", name): f"ok   {shipped_path}: 1296 secrets, max 5, total 5759, mean 4.4437, 1301 nodes, optimal\n",
         ("export", name, "-o", "mm.dot"): "wrote mm.dot: 1301 nodes, 1300 edges\n",
         ("walk", name, "--secret", "1234"): (

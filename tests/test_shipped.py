@@ -206,7 +206,7 @@ def test_walk_play_and_html_take_a_shipped_game_with_renamed_symbols(command: st
     assert {
         "walk": "Secret fade, 4 of 'abcdef', repeats, tree mastermind-4x6-expected-max5.json (symbols renamed 123456 -> abcdef)",
         "play": "Versus, 4 of 'abcdef', repeats: I have picked a secret for you to find; think of one for me to find.",
-        "html": f"wrote {tmp_path / 'page.html'}: mastermind-4x6-expected-max5.json, 1331 nodes, 84 KiB",
+        "html": f"wrote {tmp_path / 'page.html'}: mastermind-4x6-expected-max5.json, 1331 nodes, 96 KiB",
     }[command] == first
     extra = {"walk": [], "play": ["--mode", "versus"], "html": ["-o", str(tmp_path / "x.html")]}[command]
     result = CliRunner().invoke(app, [command, "-n", "4", "--symbols", "abcdefghijk", *extra])
