@@ -16,7 +16,10 @@ abbreviations are in files not read at all), and drops the words of
 scripts/word-exclusions.txt. The secrets (`en-4`, `en-5`: size 35, no
 letter repeated) are every word of their guesses list (`en-4-guesses`,
 `en-5-guesses`: size 60, letters may repeat) that meets the stricter rule,
-so a secret is always an allowed guess. NOTICE is the preface below and the
+so a secret is always an allowed guess. Jotto's list (`en-5-jotto`) is
+`en-5` with one word per set of anagrams, the first in code-point order
+standing for its set, so that a Jotto answer of 5 means the word is found
+(Norvig's rule in his Jotto notebook). NOTICE is the preface below and the
 README's copyright section, as its licence asks.
 
 Writes the files (atomically) and prints each one's count of words, or with
@@ -62,7 +65,7 @@ PINNED = {  # sha256 of each file read, as scowl 2020.12.07-2 installs it
 }
 NOTICE_PREFACE = f"""\
 The word lists in this folder (en-4.txt, en-4-guesses.txt, en-5.txt,
-en-5-guesses.txt) are made from {SCOWL}
+en-5-guesses.txt, en-5-jotto.txt) are made from {SCOWL}
 by scripts/make_word_lists.py, which keeps SCOWL's words of 4 or 5 letters
 a-z of its english-words and american-words files up to a size and leaves
 out the words of scripts/word-exclusions.txt. SCOWL is by Kevin Atkinson,
@@ -78,15 +81,22 @@ class SourceError(Exception):
 
 @dataclass(frozen=True)
 class Recipe:
-    """One shipped list: its words' length, the largest SCOWL size read, and whether a letter may repeat."""
+    """One shipped list: its words' length, the largest SCOWL size read, whether a letter may repeat,
+    and whether only one word of each set of anagrams is kept (Jotto's list)."""
 
     name: str
     length: int
     size: int
     repeats: bool
+    one_per_anagram: bool = False
 
     def keeps(self, word: str) -> bool:
         return len(word) == self.length and (self.repeats or len(set(word)) == self.length)
+
+    def words(self, found: set[str], left_out: set[str]) -> list[str]:
+        """The list's words, sorted by code point, from SCOWL's words of the recipe's size."""
+        words = sorted(word for word in found if self.keeps(word) and word not in left_out)
+        return first_of_each_anagram_set(words) if self.one_per_anagram else words
 
 
 RECIPES = (
@@ -94,7 +104,20 @@ RECIPES = (
     Recipe("en-4-guesses", 4, 60, True),
     Recipe("en-5", 5, 35, False),
     Recipe("en-5-guesses", 5, 60, True),
+    Recipe("en-5-jotto", 5, 35, False, one_per_anagram=True),
 )
+
+
+def first_of_each_anagram_set(words: list[str]) -> list[str]:
+    """The words (sorted) whose letters no earlier word holds in another order: one word a set of anagrams."""
+    seen: set[str] = set()
+    kept = []
+    for word in words:
+        letters = "".join(sorted(word))
+        if letters not in seen:
+            seen.add(letters)
+            kept.append(word)
+    return kept
 
 
 def pinned_text(path: Path, key: str) -> str:
@@ -154,8 +177,7 @@ def make(source: Path, readme: Path) -> dict[str, str]:
     left_out = exclusions(candidates)
     files = {}
     for recipe in RECIPES:
-        words = sorted(word for word in by_size[recipe.size] if recipe.keeps(word) and word not in left_out)
-        files[f"{recipe.name}.txt"] = list_text(recipe, words)
+        files[f"{recipe.name}.txt"] = list_text(recipe, recipe.words(by_size[recipe.size], left_out))
     text = pinned_text(readme, "README")
     credits = text[text.index("COPYRIGHT, SOURCES, and CREDITS:") : text.index("FUTURE PLANS:")]
     files["NOTICE"] = NOTICE_PREFACE + credits.rstrip("\n") + "\n"

@@ -125,7 +125,7 @@ def test_not_utf8_unreadable_a_folder(tmp_path: Path) -> None:
 
 
 def test_an_unknown_name() -> None:
-    shipped = "en-4, en-4-guesses, en-5, en-5-guesses"
+    shipped = "en-4, en-4-guesses, en-5, en-5-guesses, en-5-jotto"
     assert error("en-9") == f"no such file or shipped word list 'en-9' (shipped: {shipped})"
     assert error("x" * 5000) == f"no such file or shipped word list '{'x' * 5000}' (shipped: {shipped})"
     with pytest.raises(InvalidWordListError, match=r"^no such file or shipped word list 'en-9' \(shipped: en-4,"):
@@ -160,7 +160,7 @@ def test_a_list_reads_as_its_normalised_words_sorted_and_unique(entries: list[st
 
 
 def test_the_shipped_lists() -> None:
-    assert shipped_word_lists() == ["en-4", "en-4-guesses", "en-5", "en-5-guesses"] == sorted(SHIPPED_WORD_LISTS)
+    assert shipped_word_lists() == ["en-4", "en-4-guesses", "en-5", "en-5-guesses", "en-5-jotto"] == sorted(SHIPPED_WORD_LISTS)
     lists = {name: read_word_list(name) for name in shipped_word_lists()}
     exclusions = {line for line in (REPO / "scripts" / "word-exclusions.txt").read_text(encoding="utf-8").split("\n") if line and line[0] != "#"}
     for name, listed in lists.items():
@@ -176,6 +176,10 @@ def test_the_shipped_lists() -> None:
         assert all(len(set(word)) == length for word in secrets.words)  # no letter repeated
         assert set(secrets.words) < set(guesses.words)
         assert any(len(set(word)) < length for word in guesses.words)  # letters may repeat in a guess
+    first_of_each_set: dict[frozenset[str], str] = {}
+    for word in lists["en-5"].words:  # sorted by code point: the first word of each set of letters stands for it
+        first_of_each_set.setdefault(frozenset(word), word)
+    assert lists["en-5-jotto"].words == tuple(sorted(first_of_each_set.values()))
 
 
 def test_the_docs_give_the_shipped_lists_sizes() -> None:
@@ -190,7 +194,7 @@ def test_the_script_makes_the_shipped_lists_byte_for_byte() -> None:
         [sys.executable, str(REPO / "scripts" / "make_word_lists.py"), "--check"], capture_output=True, text=True, check=False
     )
     assert (result.returncode, result.stderr) == (0, ""), result.stdout
-    assert result.stdout == "".join(f"{name}: identical\n" for name in ("en-4.txt", "en-4-guesses.txt", "en-5.txt", "en-5-guesses.txt", "NOTICE"))
+    assert result.stdout == "".join(f"{name}: identical\n" for name in ("en-4.txt", "en-4-guesses.txt", "en-5.txt", "en-5-guesses.txt", "en-5-jotto.txt", "NOTICE"))
 
 
 def test_the_script_refuses_a_source_that_is_not_the_pinned_one(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ SHIPPED_WORD_LISTS = {
     "en-4-guesses": "English words of 4 letters, letters may repeat (SCOWL size 60, vulgar words left out); holds en-4",
     "en-5": "English common words of 5 letters, no letter repeated (SCOWL size 35, vulgar words left out)",
     "en-5-guesses": "English words of 5 letters, letters may repeat (SCOWL size 60, vulgar words left out); holds en-5",
+    "en-5-jotto": "English common words of 5 letters for Jotto: en-5 with one word per set of anagrams, the first in code-point order",
 }
 
 
