@@ -41,6 +41,15 @@ def test_every_shipped_tree_is_listed_once() -> None:
     assert sorted(listed) == sorted(path.name for path in trees_dir().glob("*.json"))
 
 
+def test_the_readme_and_results_count_the_fast_and_slow_rebuilds() -> None:
+    """The README and docs/results.md say how many trees CI rebuilds and how many `--all` adds: the list's counts."""
+    fast = sum(entry.fast for entry in rebuild_trees.REBUILDS)
+    slow = len(rebuild_trees.REBUILDS) - fast
+    for page in ("README.md", "docs/results.md"):
+        text = " ".join((Path(__file__).parents[1] / page).read_text(encoding="utf-8").split())
+        assert f"rebuilds the {fast} whose build is fast" in text and f"adds the {slow} slow ones" in text, page
+
+
 class Recorded(Exception):
     """Raised by the recording build in place of a search."""
 
