@@ -7,6 +7,7 @@
     part_tasks   one task: a part's set searched by the least-height or least-cost search
     resume       a checkpoint of finished parts and tasks, so an interrupted build goes on
     executors    where tasks run: in process, in local processes, or on Ray
+    warm_up      a second process that compiles the tie-break's kernels while the build searches for the height
 
 Data flows down: `build` drives `openings` and `subproblems`, which send
 `part_tasks` to an executor; the tasks call the searches (`bactree.search`)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from . import warm_up
 from .executors import make_executor
 from ..game import BUILD_LIMIT, BactreeError, Game
 from ..search import DEEPER_CALLS, GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver, TreeFinder, refine
@@ -195,7 +196,10 @@ def _built(
         return BuildResult(doc, height, height, time.perf_counter() - start, 0)
     if objective == "worst-case" or max_guesses is not None:
         if solver.symmetric:
+            # The tie-break's kernels compile in a second process meanwhile (an empty numba cache, two cores).
+            warming = warm_up.start(solver, Cost.chain(keys, 1, solver.num_secrets)) if objective == "worst-case" else None
             height = solver.min_height()
+            warm_up.finish(warming)
         else:  # no symmetry prunes the exhaustive search (a word list): a tree found by broadening ends it sooner
             height, _, _ = least_height_tree(solver, progress)
         say(f"height {height} proven in {time.perf_counter() - start:.1f}s")

@@ -6,6 +6,7 @@
     greedy_trees  greedy trees: a good tree quickly, its cost an upper bound for the exact search
     refine        `refine`: a budgeted search's tree with a proven lower bound (bounds by `deep`)
     memo_store    the search's slow-won values of sets on disk, so a long exact build resumes from them
+    warm_up       `compile_kernels`: the search's kernels called once each on small sets, so numba compiles them
     _cost_kernels       numba kernels of the search (bounds, memo, the screen of guesses)
     _base_kernels       numba kernels of a guess's bound from its parts' floors (candidates, lookahead)
     _small_set_kernels  numba kernels that search small sets whole (`_least_cost`)
