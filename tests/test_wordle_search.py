@@ -299,3 +299,24 @@ def test_the_table_read_the_wrong_way_round_is_caught() -> None:
     wrong = _answer_kernels._partition_counts(solver.table, every, every, solver.num_slots)
     assert wrong.tolist() != reference_counts(game, every.tolist(), every.tolist()).tolist()
     assert not np.array_equal(answer_table(game), answer_table(game).T)
+
+
+def test_the_word_games_page_s_wordle_build_is_real(tmp_path, monkeypatch) -> None:
+    """docs/word-games.md's Wordle session, run on the files it names (lines 21 to 60 of en-5, those and 31 words of
+    en-5-guesses): the same output, timings aside."""
+    from typer.testing import CliRunner
+    from test_readme_sessions import REPO, blocks, mask_times, sessions
+
+    from bactree.cli.main import app
+
+    lists = REPO / "bactree" / "game" / "wordlists"
+    secrets = (lists / "en-5.txt").read_text().splitlines()[20:60]
+    others = (lists / "en-5-guesses.txt").read_text().splitlines()[199:230]
+    (tmp_path / "secrets.txt").write_text("\n".join(secrets) + "\n")
+    (tmp_path / "guesses.txt").write_text("\n".join(secrets + others) + "\n")
+    monkeypatch.setattr("bactree.search.cost.search.REPORT_SECONDS", float("inf"))
+    monkeypatch.chdir(tmp_path)
+    [block] = [b for b in blocks(REPO / "docs" / "word-games.md") if "--rule wordle --words secrets.txt" in b.body]
+    for args, transcript in sessions(block.body):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0 and mask_times(result.output) == mask_times(transcript), args
