@@ -67,11 +67,11 @@ def main() -> None:
           f"{len(sets)} sets, mean {np.mean([len(s) for s in sets]):.1f} secrets")
     answers = {}
     for name, arrays in (("in table order", UNGROUPED), ("by groups", grouped)):
-        _most_answers(solver.table, sets[0], solver.solved, False, branching, arrays)  # compiled or loaded
+        _most_answers(solver.table, solver.by_secret, sets[0], solver.solved, solver.num_slots, False, branching, arrays)  # compiled or loaded
         seconds = []
         for _ in range(args.repeats):
             start = time.perf_counter()
-            answers[name] = [_most_answers(solver.table, s, solver.solved, False, branching, arrays) for s in sets]
+            answers[name] = [_most_answers(solver.table, solver.by_secret, s, solver.solved, solver.num_slots, False, branching, arrays) for s in sets]
             seconds.append(time.perf_counter() - start)
         print(f"  {name:15s} {1e6 * statistics.median(seconds) / len(sets):8.2f} us a set (median of {args.repeats})")
     assert answers["in table order"] == answers["by groups"], "the two ways disagree"

@@ -56,7 +56,7 @@ def class_floor_lookahead(solver: Solver, floors: np.ndarray, part: np.ndarray, 
     the larger of the two floors bounds it.
     """
     orbit_of, solved = solver.class_caps.orbit_of, solver.solved
-    counts = _code_kernels._partition_counts(solver.table, solver.all_guesses, part, solver.num_slots).astype(np.int64)
+    counts = _code_kernels._partition_counts(solver.by_secret, solver.all_guesses, part, solver.num_slots).astype(np.int64)
     counts[:, solved] = 0
     answers = np.arange(solver.num_slots)
     under_next = floors[orbit_of[:, None], answers[None, :], counts]

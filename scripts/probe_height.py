@@ -106,7 +106,7 @@ def least_largest(solver: Solver, part: np.ndarray) -> int:
     stabiliser of the part's history maps the part onto itself), and
     finding the canonical guesses of each new history costs more than this.
     """
-    counts = code_kernels._partition_counts(solver.table, solver.all_guesses, part, solver.num_slots)
+    counts = code_kernels._partition_counts(solver.by_secret, solver.all_guesses, part, solver.num_slots)
     counts[:, solver.solved] = 0
     return int(counts.max(axis=1).min())
 

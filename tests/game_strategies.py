@@ -42,11 +42,12 @@ def _num_codes(length: int, k: int, repeats: bool) -> int:
 
 @st.composite
 def word_games(
-    draw: st.DrawFn, max_letters: int = 7, max_secrets: int = 14, max_others: int = 6, rules: tuple[str, ...] = ()
+    draw: st.DrawFn, max_letters: int = 7, max_secrets: int = 14, max_others: int = 6, rules: tuple[str, ...] = (),
+    max_length: int = 4,
 ) -> Game:
-    """A random small word game: 3 to `max_secrets` secrets of 2 to 4 letters, isograms or not, maybe with other
-    guesses; under one of `rules` when given (else bulls and cows)."""
-    length = draw(st.integers(2, 4))
+    """A random small word game: 3 to `max_secrets` secrets of 2 to `max_length` letters, isograms or not, maybe with
+    other guesses; under one of `rules` when given (else bulls and cows)."""
+    length = draw(st.integers(2, max_length))
     letters = "abcdefg"[: draw(st.integers(length, max_letters))]
     isograms = draw(st.booleans())
     word = (

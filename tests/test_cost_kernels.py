@@ -56,7 +56,7 @@ def test_guess_bases_equal_reference(game: Game, data: st.DataObject) -> None:
     guesses = data.draw(st.lists(index, min_size=1, max_size=10))
     subset = sorted(data.draw(st.lists(index, min_size=1, max_size=size, unique=True)))
     sums, largest, hits = _partition_kernels._guess_bases(
-        solver.table, np.array(subset, np.int64), np.array(guesses, np.int64), solver.solved, solver.num_slots,
+        solver.by_secret, np.array(subset, np.int64), np.array(guesses, np.int64), solver.solved, solver.num_slots,
         search.part_floor_at(3), search.orbit_of,
     )
     counts = naive.partition_counts(game, guesses, subset)
@@ -116,7 +116,8 @@ def check_most_answers(solver: Solver, subset: list[int], hard: bool, by_group: 
     grouped = regroup_answers(game, solver.table) if by_group else UNGROUPED
     branching = len(game.answers) - 1
     assert _partition_kernels._most_answers(
-        solver.table, np.array(subset, np.int64), solver.solved, hard, branching, grouped
+        solver.table, solver.by_secret, np.array(subset, np.int64), solver.solved, solver.num_slots, hard, branching,
+        grouped,
     ) == expected
 
 
@@ -129,7 +130,7 @@ def test_answers_of_reads_a_guess_s_answers_by_column_or_row(size: int) -> None:
     rng = np.random.default_rng(size)
     subset = np.sort(rng.choice(solver.num_codes, size, replace=False))
     for guess in rng.choice(solver.num_codes, 20, replace=False):
-        answers = _partition_kernels._answers_of(solver.table, guess, subset)
+        answers = _partition_kernels._answers_of(solver.table, solver.by_secret, guess, subset)
         assert (answers[subset] == solver.table[guess, subset]).all()
 
 
@@ -172,7 +173,7 @@ def test_distinct_partitions_keep_the_first_guess_of_each(game: Game, data: st.D
     size = len(game.codes)
     subset = sorted(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(size, 12), unique=True)))
     candidates = data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True))
-    args = (solver.table, np.array(candidates, np.int64), np.array(subset, np.int64), solver.solved, solver.num_slots)
+    args = (solver.table, solver.by_secret, np.array(candidates, np.int64), np.array(subset, np.int64), solver.solved, solver.num_slots)
     expected = distinct_partitions_reference(game, solver, candidates, subset)
     room = _base_kernels.DEDUPE_ANSWERS_MAX if answers_kept else 0
     assert _partition_kernels._distinct_partitions(*args, room).tolist() == expected
@@ -259,10 +260,10 @@ def test_own_split_bound_counts_the_codes_outside_at_their_most(game: Game, data
         most = max(most, min(s, len(game.answers) - 1))
     least = int(search.floor_at(depth)[s])
     expected = max(least, least + int(search.weights[1]) * (3 * s - most - int(search.level_fill[s])))
-    shared = (depth, solver.solved, solver.caps, search.floor, search.level_fill, search.weights, hard)
+    shared = (depth, solver.solved, solver.num_slots, solver.caps, search.floor, search.level_fill, search.weights, hard)
     weak = _cost_kernels._own_split_bound(solver.table, subset, *shared)
     assert weak == expected
-    assert weak <= _cost_kernels._split_bound(solver.table, solver.grouped, subset, *shared)
+    assert weak <= _cost_kernels._split_bound(solver.table, solver.by_secret, solver.grouped, subset, *shared)
 
 
 def test_grouped_answers_are_kept_where_groups_hold_many_codes() -> None:
@@ -290,8 +291,10 @@ def test_grouped_answers_without_the_regrouped_table_bound_the_same() -> None:
     branching = len(game.answers) - 1
     for size in (2, 5, 30, 200):
         subset = np.sort(rng.choice(720, size, replace=False)).astype(np.int64)
-        assert (_partition_kernels._most_answers(solver.table, subset, solver.solved, False, branching, alone)
-                == _partition_kernels._most_answers(solver.table, subset, solver.solved, False, branching, regrouped))
+        assert (_partition_kernels._most_answers(solver.table, solver.table, subset, solver.solved, solver.num_slots, False,
+                                                  branching, alone)
+                == _partition_kernels._most_answers(solver.table, solver.table, subset, solver.solved, solver.num_slots,
+                                                    False, branching, regrouped))
 
 
 @settings(max_examples=60, deadline=None)
@@ -305,7 +308,7 @@ def test_fitting_guesses_equal_reference(game: Game, data: st.DataObject) -> Non
     counts = naive.partition_counts(game, list(range(size)), subset)
     counts[:, solver.solved] = 0
     fits = _partition_kernels._fitting_guesses(
-        solver.table, np.array(subset, np.int64), solver.solved, solver.num_slots, limit
+        solver.by_secret, np.array(subset, np.int64), solver.solved, solver.num_slots, limit
     )
     assert fits.tolist() == (counts.max(axis=1) <= limit).tolist()
 
@@ -339,7 +342,7 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
     kept.sort(key=lambda r: r[:3])
     left_out = min((r[0] for r in rows if r[0] >= bound), default=INFINITE)
     guesses, bases, least = _base_kernels._candidate_guesses(
-        solver.table, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
+        solver.table, solver.by_secret, np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots,
         search.part_floor_at(3), search.orbit_of, cap, len(subset), bound, dedupe,
     )
     assert guesses.tolist() == [r[2] for r in kept]
@@ -348,8 +351,8 @@ def test_candidate_guesses_equal_reference(game: Game, data: st.DataObject) -> N
     args = (np.array(subset, np.int64), np.array(pool, np.int64), solver.solved, solver.num_slots, search.part_floor_at(3),
             search.orbit_of, cap, search.floor_at(3))
     least = min((r[0] - len(subset) for r in rows), default=INFINITE)
-    assert _base_kernels._least_base(solver.table, UNGROUPED, *args) == least
-    assert _base_kernels._least_base_by_group(solver.table, regroup_answers(game, solver.table), *args) == least
+    assert _base_kernels._least_base(solver.table, solver.by_secret, UNGROUPED, *args) == least
+    assert _base_kernels._least_base_by_group(solver.table, solver.by_secret, regroup_answers(game, solver.table), *args) == least
 
 
 @pytest.mark.parametrize("game", [*TINY_GAMES, Game(3, "012345", False), Game(3, "1234", True)], ids=str)
@@ -451,7 +454,7 @@ def test_expected_kernels_against_brute_force(game: Game, hard: bool, data: st.D
     depth = solver.num_codes
     floor = search.floor_at(depth)
     bound = _cost_kernels._lookahead(
-        solver.table, solver.grouped, subset, depth, solver.solved, solver.caps, search.floor, search.level_fill, search.weights,
+        solver.table, solver.by_secret, solver.grouped, subset, depth, solver.solved, solver.num_slots, solver.caps, search.floor, search.level_fill, search.weights,
         hard, search.kernel_memo,
     )
     assert floor[len(picked)] <= bound <= optimum
@@ -594,18 +597,18 @@ def test_bases_below_equal_the_counted_bases(game: Game, data: st.DataObject) ->
     cap = int(solver.caps[depth - 1])
     here = len(subset)
     sums, largest, hits = _partition_kernels._guess_bases(
-        solver.table, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of,
+        solver.by_secret, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of,
     )
     fits = (largest <= cap) & ((largest < len(subset)) | hits)
     bases = here + sums
     least = int(bases[fits].min()) if fits.any() else 0
-    cheap = _base_kernels._cheap_bases(solver.table, subset, pool, solver.solved, here, floor_row, cap)
+    cheap = _base_kernels._cheap_bases(solver.by_secret, subset, pool, solver.solved, solver.num_slots, here, floor_row, cap)
     assert (cheap[fits] <= bases[fits]).all()  # a lower bound, INFINITE only for guesses that do not fit
     levels_seen = sorted(set(cheap[cheap < INFINITE].tolist()))  # a bound at a cheap level is where ties fall
     bound = data.draw(st.integers(least - len(subset), least + 12) | st.sampled_from(levels_seen or [least]))
     levels = data.draw(st.sampled_from([0, 1, _base_kernels.LEFT_OUT_LEVELS, 100]))  # levels, then the rest at once
     index, kept_bases, kept_largest, left_out = _base_kernels._bases_below(
-        solver.table, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, here, bound,
+        solver.table, solver.by_secret, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, here, bound,
         floor_row, levels,
     )
     kept = np.flatnonzero(fits & (bases < bound))
@@ -614,8 +617,8 @@ def test_bases_below_equal_the_counted_bases(game: Game, data: st.DataObject) ->
     assert left_out == min(bases[fits & (bases >= bound)].tolist(), default=INFINITE)
     args = (subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, floor_row)
     least = min(sums[fits].tolist(), default=INFINITE)
-    assert _base_kernels._least_base(solver.table, UNGROUPED, *args) == least
-    assert _base_kernels._least_base_by_group(solver.table, regroup_answers(game, solver.table), *args) == least
+    assert _base_kernels._least_base(solver.table, solver.by_secret, UNGROUPED, *args) == least
+    assert _base_kernels._least_base_by_group(solver.table, solver.by_secret, regroup_answers(game, solver.table), *args) == least
 
 
 @settings(max_examples=15, deadline=None)
@@ -634,13 +637,13 @@ def test_least_base_on_large_sets_counts_the_rest_at_once_and_finds_the_least(ga
     part_floor, floor_row = search.part_floor_at(depth - 1), search.floor_at(depth - 1)
     cap = data.draw(st.sampled_from([int(solver.caps[depth - 1]), len(subset) // 4]))
     sums, largest, hits = _partition_kernels._guess_bases(
-        solver.table, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of,
+        solver.by_secret, subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of,
     )
     fits = (largest <= cap) & ((largest < len(subset)) | hits)
     least = min(sums[fits].tolist(), default=INFINITE)
     args = (subset, pool, solver.solved, solver.num_slots, part_floor, search.orbit_of, cap, floor_row)
-    assert _base_kernels._least_base(solver.table, UNGROUPED, *args) == least
-    assert _base_kernels._least_base_by_group(solver.table, regroup_answers(game, solver.table), *args) == least
+    assert _base_kernels._least_base(solver.table, solver.by_secret, UNGROUPED, *args) == least
+    assert _base_kernels._least_base_by_group(solver.table, solver.by_secret, regroup_answers(game, solver.table), *args) == least
 
 
 @settings(max_examples=60, deadline=None)

@@ -149,15 +149,16 @@ def _columns_in_order(table, order):
 
 
 @njit(cache=True)
-def _partition_counts(table, guesses, subset, num_slots):
+def _partition_counts(by_secret, guesses, subset, num_slots):
     """Part sizes: row j holds how many secrets of `subset` give each answer to `guesses[j]`.
 
-    Reads `table[s, g]`, which equals `table[g, s]` (an answer does not
-    depend on which code is the guess), so each secret's row is read in order.
+    Reads `by_secret[s, g]`, the answer secret s gives guess g (the answer
+    table transposed, or the table itself under a `mutual` rule), so each
+    secret's row is read in order.
     """
     out = np.zeros((guesses.shape[0], num_slots), np.int32)
     for s in subset:
-        row = table[s]
+        row = by_secret[s]
         for j in range(guesses.shape[0]):
             out[j, row[guesses[j]]] += 1
     return out

@@ -1,9 +1,14 @@
 """Numba kernels of how one guess splits a set of secrets: parts, their labels, their counts.
 
 Codes are rows of symbol indices; sets of secrets are int64 arrays of code
-indices; `table` is the answer table of `bactree.game.codes`, which is symmetric
-(an answer does not depend on which code is the guess), so scans over every
-guess read it by secret, row after row. These are the leaves the searches
+indices; `table[g, s]` is the answer table of `bactree.game.codes` (guess g,
+secret s) and `by_secret[s, g]` the same answers a secret's row at a time,
+which scans over every guess read row after row. Under a `mutual` rule
+(every rule but Wordle's) the two are one array; else `by_secret` is the
+table's transpose, made contiguous (`Solver.by_secret`). Answer masks
+hold one bit per answer in a 64-bit word while a rule has at most
+`MASK_SLOTS` answers; past that (Wordle's 243) the `_wide` kernels keep
+`(num_slots + 63) // 64` words per mask. These are the leaves the searches
 build on: `_height_kernels` (depth-bounded solving) and `_cost_kernels`
 (least costs) call them, and they call nothing.
 
@@ -17,21 +22,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# A guess's answers to a set are read from its column of the table (the table is symmetric) while the set's rows take
+# A guess's answers to a set are read from its column of `by_secret` while the set's rows take
 # at most this many bytes (secrets times codes): then they stay cached across the many guesses tried on the set, where
 # each guess's row would be read afresh, a cache miss per secret on the large games. Larger sets read the guess's row,
 # every line of which they touch. (`_answers_of`)
 COLUMN_MAX_BYTES = 1 << 22
 # `_most_answers` sets the answer masks of this many codes at a time (128 x 8 bytes: in the first-level cache).
 ANSWER_BLOCK = 128
+# Most answers a one-word mask holds; rules with more (Wordle's 243) take the `_wide` kernels.
+MASK_SLOTS = 64
 
 
 @njit(cache=True)
-def _answers_of(table, guess, subset):
-    """`guess`'s answers, indexed by code, to be read at `subset`'s codes: its column of `table` while the set's rows
-    stay cached (`COLUMN_MAX_BYTES`), else its row."""
-    if subset.shape[0] * table.shape[1] <= COLUMN_MAX_BYTES:
-        return table[:, guess]
+def _answers_of(table, by_secret, guess, subset):
+    """`guess`'s answers, indexed by code, to be read at `subset`'s codes: its column of `by_secret` while the set's
+    rows stay cached (`COLUMN_MAX_BYTES`), else its row of `table`."""
+    if subset.shape[0] * by_secret.shape[1] <= COLUMN_MAX_BYTES:
+        return by_secret[:, guess]
     return table[guess]
 
 
@@ -104,18 +111,18 @@ def _label_parts(row, subset, solved, seen_first, labels):
 
 
 @njit(cache=True)
-def _fitting_guesses(table, subset, solved, num_slots, limit):
+def _fitting_guesses(by_secret, subset, solved, num_slots, limit):
     """Per code as a guess: True if no part of `subset` under it (all-bulls aside) has more than `limit` secrets.
 
     Counts every code's parts in one streaming pass over the secrets' rows
-    of the table (`table[x, g]` equals `table[g, x]`), which reads |subset|
-    rows instead of touching every row: about 8 times faster than counting
-    guess by guess when, as in a refutation, most guesses must be counted.
+    (`by_secret`), which reads |subset| rows instead of touching every
+    row: about 8 times faster than counting guess by guess when, as in a
+    refutation, most guesses must be counted.
     """
-    num_codes = table.shape[1]
+    num_codes = by_secret.shape[1]
     counts = np.zeros(num_slots * num_codes, np.uint16)
     for x in subset:
-        row = table[x]
+        row = by_secret[x]
         for g in range(num_codes):
             counts[row[g] * num_codes + g] += 1
     fits = np.ones(num_codes, np.bool_)
@@ -198,14 +205,14 @@ def _equal_hashes(hashes):
 
 
 @njit(cache=True)
-def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_max):
+def _distinct_partitions(table, by_secret, candidates, subset, solved, num_slots, answers_max):
     """Mask keeping the first guess of `candidates` for each distinct partition of `subset`.
 
     Two guesses are alike when they split `subset` into the same parts and
     solve the same secret at once (or none): then every cost is the same.
     Each secret has a pseudo-random weight; a guess's hash adds a mix of
     each part's weight sum (which secret it solves apart), all guesses in
-    one streaming pass over the secrets' rows. Only guesses whose hashes
+    one streaming pass over the secrets' rows (`by_secret`). Only guesses whose hashes
     meet (`_equal_hashes`) are compared, exactly (`_same_partition`), on
     the answers that pass read, kept where they take at most `answers_max`
     bytes (the callers' `DEDUPE_ANSWERS_MAX`; else read again,
@@ -222,7 +229,7 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
     weights = np.zeros(num_slots * num, np.uint64)
     for i in range(s):
         w = _mix64(np.uint64(subset[i]) + np.uint64(0x9E3779B97F4A7C15))
-        row = table[subset[i]]
+        row = by_secret[subset[i]]
         for j in range(num):
             a = row[candidates[j]]
             weights[a * num + j] += w
@@ -251,7 +258,7 @@ def _distinct_partitions(table, candidates, subset, solved, num_slots, answers_m
                     alike = _same_partition(answers[:, jx], answers[:, jy], positions, solved, forward, backward)
                 else:
                     alike = _same_partition(
-                        _answers_of(table, candidates[jx], subset), _answers_of(table, candidates[jy], subset), subset,
+                        _answers_of(table, by_secret, candidates[jx], subset), _answers_of(table, by_secret, candidates[jy], subset), subset,
                         solved, forward, backward,
                     )
                 if alike:
@@ -279,22 +286,20 @@ def _same_partition(row, other, subset, solved, forward, backward):
 
 
 @njit(cache=True)
-def _guess_bases(table, subset, guesses, solved, num_slots, floor, orbit_of):
+def _guess_bases(by_secret, subset, guesses, solved, num_slots, floor, orbit_of):
     """For each of `guesses` on `subset`: (sum of its parts' floors, largest part, solves one).
 
     A part of c secrets with answer a to a guess of orbit o (`orbit_of`)
     has floor `floor[o, a, c]`: a bound by its answer class (see
     `CostSearch.class_floor`; an empty part's floor, never read, would be
     0). The all-bulls answer is not a part. Counts every guess's parts in one
-    pass over the secrets' rows of the table (`table[x, g]` equals
-    `table[g, x]`, since an answer does not depend on which code is the
-    guess), one counter per answer and guess: 3 to 9 times faster than
-    counting guess by guess.
+    pass over the secrets' rows (`by_secret`), one counter per answer and
+    guess: 3 to 9 times faster than counting guess by guess.
     """
     num = guesses.shape[0]
     counts = np.zeros(num_slots * num, np.uint16)  # a set holds fewer than 2**16 codes (BUILD_LIMIT)
     for x in subset:
-        row = table[x]
+        row = by_secret[x]
         for j in range(num):
             counts[row[guesses[j]] * num + j] += 1
     sums = np.zeros(num, np.int64)
@@ -324,7 +329,7 @@ def _popcount(v):
 
 
 @njit(cache=True)
-def _most_answers(table, subset, solved, hard, branching, grouped):
+def _most_answers(table, by_secret, subset, solved, num_slots, hard, branching, grouped):
     """The most, over every code as a guess, of (answers it gets from `subset`, besides all-bulls) + 2 if one is all-bulls.
 
     The set's own codes come first, one by one (|subset|**2 lookups). A
@@ -340,8 +345,12 @@ def _most_answers(table, subset, solved, hard, branching, grouped):
     down until none left can beat the best (on 5 of 9's small parts where no
     code reaches the cap, about 2.5% of the codes); else every code, a
     block of `ANSWER_BLOCK` at a time (`_score_blocks`). In `hard` mode
-    only the codes of `subset` are guesses.
+    only the codes of `subset` are guesses. Past `MASK_SLOTS` answers
+    `_wide_most_answers` counts them (no groups: the rule is not Bulls and
+    Cows').
     """
+    if num_slots > MASK_SLOTS:
+        return _wide_most_answers(table, by_secret, subset, solved, num_slots, hard, branching)
     solved_bit = np.uint64(1) << np.uint64(solved)
     most = _own_most_answers(table, subset, solved_bit)
     cap = min(subset.shape[0], branching)
@@ -349,7 +358,7 @@ def _most_answers(table, subset, solved, hard, branching, grouped):
         return most  # no code outside the set scores more: see above
     by_group, shared, starts, most_bulls, _ = grouped
     if by_group.shape[0] == 0:
-        return _score_blocks(table, subset, solved_bit, 0, table.shape[1], most, cap)
+        return _score_blocks(by_secret, subset, solved_bit, 0, by_secret.shape[1], most, cap)
     num_groups, levels = shared.shape[1], most_bulls.shape[0]
     counts = _shared_counts(shared, subset, levels)
     bounds = np.zeros(num_groups, np.int64)
@@ -413,13 +422,12 @@ def _shared_counts(shared, subset, levels):
 
 
 @njit(cache=True)
-def _score_blocks(table, subset, solved_bit, begin, end, most, cap):
-    """The most of `most` and the `_mask_score` on `subset` of the codes of `table`'s columns `begin` to `end`, stopping
-    once one reaches `cap`.
+def _score_blocks(by_secret, subset, solved_bit, begin, end, most, cap):
+    """The most of `most` and the `_mask_score` on `subset` of the codes of `by_secret`'s columns `begin` to `end`
+    (a secret's answers to each code, or `grouped`'s regrouped table), stopping once one reaches `cap`.
 
     One bit per answer and code is set, a block of `ANSWER_BLOCK` codes at
-    a time: the secrets' rows of the table over the block (`table[x, g]`
-    equals `table[g, x]`) into masks that stay in the first-level cache, the
+    a time: the secrets' rows over the block into masks that stay in the first-level cache, the
     block's scores, then the next block (on 5 of 9's small parts about 30%
     faster than one pass over every code per secret).
     """
@@ -428,7 +436,7 @@ def _score_blocks(table, subset, solved_bit, begin, end, most, cap):
         width = min(ANSWER_BLOCK, end - start)
         masks[:width] = 0
         for x in subset:
-            row = table[x, start : start + width]
+            row = by_secret[x, start : start + width]
             for j in range(width):
                 masks[j] |= np.uint64(1) << np.uint64(row[j])
         for j in range(width):
@@ -445,3 +453,63 @@ def _mask_score(mask, solved_bit):
     if mask & solved_bit:
         score += 2
     return score
+
+
+@njit(cache=True)
+def _wide_score(masks, j, solved):
+    """`_mask_score` of the `j`-th multi-word mask of `masks` (a row of 64-bit words, bit a of word a // 64)."""
+    score = np.int64(0)
+    for w in range(masks.shape[1]):
+        score += np.int64(_popcount(masks[j, w]))
+    if (masks[j, solved >> 6] >> np.uint64(solved & 63)) & np.uint64(1):
+        score += 1  # the solved bit counted once above: + 2 in all
+    return score
+
+
+@njit(cache=True)
+def _wide_masks(by_secret, subset, pool, num_slots):
+    """One multi-word mask per guess of `pool`: bit a set when a secret of `subset` gives it answer a (`_wide_score`)."""
+    num = pool.shape[0]
+    masks = np.zeros((num, (num_slots + 63) >> 6), np.uint64)
+    for x in subset:
+        row = by_secret[x]
+        for j in range(num):
+            a = row[pool[j]]
+            masks[j, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
+    return masks
+
+
+@njit(cache=True)
+def _wide_most_answers(table, by_secret, subset, solved, num_slots, hard, branching):
+    """`_most_answers` for rules of more than `MASK_SLOTS` answers: the set's own codes first, then (unless `hard`
+    or one reached the cap) every code, a block of `ANSWER_BLOCK` at a time, with multi-word masks."""
+    most = _wide_own_most_answers(table, subset, solved, num_slots)
+    cap = min(subset.shape[0], branching)
+    if hard or most >= cap:
+        return most
+    num_codes = by_secret.shape[1]
+    for start in range(0, num_codes, ANSWER_BLOCK):
+        block = np.arange(start, min(start + ANSWER_BLOCK, num_codes))
+        masks = _wide_masks(by_secret, subset, block, num_slots)
+        for j in range(block.shape[0]):
+            most = max(most, _wide_score(masks, j, solved))
+        if most >= cap:
+            return most
+    return most
+
+
+@njit(cache=True)
+def _wide_own_most_answers(table, subset, solved, num_slots):
+    """`_own_most_answers` for rules of more than `MASK_SLOTS` answers: each code of `subset` as a guess, its answers
+    from its row of `table` marked in a multi-word mask."""
+    most = 0
+    s = subset.shape[0]
+    masks = np.zeros((1, (num_slots + 63) >> 6), np.uint64)
+    for i in range(s):
+        row = table[subset[i]]
+        masks[0, :] = 0
+        for j in range(s):
+            a = row[subset[j]]
+            masks[0, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
+        most = max(most, _wide_score(masks, 0, solved))
+    return most

@@ -18,7 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._partition_kernels import _answers_of, _distinct_partitions, _guess_bases, _popcount, _shared_counts
+from .._partition_kernels import (
+    MASK_SLOTS, _answers_of, _distinct_partitions, _guess_bases, _popcount, _shared_counts, _wide_masks, _wide_score,
+)
 
 INFINITE = 1 << 60  # the cost of an impossible tree; sums of a few stay below int64 overflow
 # `_bases_below` seeks the least bound of the guesses it leaves out level by level of their cheap bounds this often,
@@ -41,7 +43,7 @@ DEDUPE_ANSWERS_MAX = 1 << 24
 
 
 @njit(cache=True)
-def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, dedupe):
+def _candidate_guesses(table, by_secret, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, dedupe):
     """`CostSearch.candidates` in one call: (guesses, their bounds, least bound left out), best bound first.
 
     Of `pool` (ascending, as the search's pools are: every code, masks of
@@ -57,7 +59,7 @@ def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit
     leaves many guesses in, and their least left-out bound is wanted too).
     """
     s = subset.shape[0]
-    sums, largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor, orbit_of)
+    sums, largest, hits = _guess_bases(by_secret, subset, pool, solved, num_slots, part_floor, orbit_of)
     num = pool.shape[0]
     keep = np.zeros(num, np.bool_)
     left_out = INFINITE
@@ -69,7 +71,7 @@ def _candidate_guesses(table, subset, pool, solved, num_slots, part_floor, orbit
                 keep[j] = True
     kept = np.flatnonzero(keep)  # in code order, the pool's
     if dedupe:
-        kept = kept[_distinct_partitions(table, pool[kept], subset, solved, num_slots, DEDUPE_ANSWERS_MAX)]
+        kept = kept[_distinct_partitions(table, by_secret, pool[kept], subset, solved, num_slots, DEDUPE_ANSWERS_MAX)]
     order = kept[_by_bound(sums, largest, kept)]
     return pool[order], here + sums[order], left_out
 
@@ -96,7 +98,7 @@ def _by_bound(sums, largest, kept):
 
 
 @njit(cache=True)
-def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, floor_row, levels):
+def _bases_below(table, by_secret, subset, pool, solved, num_slots, part_floor, orbit_of, cap, here, bound, floor_row, levels):
     """The guesses of `pool` worth searching on `subset` below `bound`: (their indices in `pool`, in its order; their
     bounds; their largest parts; the least bound of the others that fit).
 
@@ -113,7 +115,7 @@ def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, c
     """
     s = subset.shape[0]
     num = pool.shape[0]
-    cheap = _cheap_bases(table, subset, pool, solved, here, floor_row, cap)
+    cheap = _cheap_bases(by_secret, subset, pool, solved, num_slots, here, floor_row, cap)
     index = np.empty(num, np.int64)
     bases = np.empty(num, np.int64)
     largest = np.empty(num, np.int64)
@@ -124,7 +126,7 @@ def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, c
         if cheap[j] < bound:
             below += 1
     if below * 4 > num:
-        sums, parts_largest, hits = _guess_bases(table, subset, pool, solved, num_slots, part_floor, orbit_of)
+        sums, parts_largest, hits = _guess_bases(by_secret, subset, pool, solved, num_slots, part_floor, orbit_of)
         for j in range(num):
             if parts_largest[j] <= cap and (parts_largest[j] < s or hits[j]):
                 if here + sums[j] >= bound:
@@ -138,7 +140,7 @@ def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, c
         if cheap[j] >= bound:
             continue
         g = pool[j]
-        total, big, hit = _guess_base(_answers_of(table, g, subset), subset, solved, part_floor[orbit_of[g]], counts)
+        total, big, hit = _guess_base(_answers_of(table, by_secret, g, subset), subset, solved, part_floor[orbit_of[g]], counts)
         if big > cap or (not hit and big == s):
             continue
         if here + total >= bound:
@@ -157,18 +159,18 @@ def _bases_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, c
         for j in range(num):
             if cheap[j] == least:
                 g = pool[j]
-                total, big, hit = _guess_base(_answers_of(table, g, subset), subset, solved, part_floor[orbit_of[g]], counts)
+                total, big, hit = _guess_base(_answers_of(table, by_secret, g, subset), subset, solved, part_floor[orbit_of[g]], counts)
                 if big <= cap and (hit or big < s):
                     left_out = min(left_out, here + total)
         floor_seen = least + 1
     # Still open after a few levels (guesses that do not fit, as a cap on the height makes them): count the rest.
     rest = pool[(cheap >= floor_seen) & (cheap < left_out)]
-    left_out = min(left_out, here + _least_counted(table, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
+    left_out = min(left_out, here + _least_counted(by_secret, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
     return index[:kept], bases[:kept], largest[:kept], left_out
 
 
 @njit(cache=True)
-def _least_base(table, grouped, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row):
+def _least_base(table, by_secret, grouped, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row):
     """The least bound `_candidate_guesses` would give any guess of `pool` (INFINITE if none fits): a lookahead.
 
     By groups of codes of one multiset of symbols (`_least_base_by_group`)
@@ -179,12 +181,12 @@ def _least_base(table, grouped, subset, pool, solved, num_slots, part_floor, orb
     """
     num_groups = grouped[1].shape[1]
     if num_groups > 0 and pool.shape[0] >= GROUPED_POOL_PER_GROUP * num_groups:
-        return _least_base_by_group(table, grouped, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row)
-    return _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row, INFINITE)
+        return _least_base_by_group(table, by_secret, grouped, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row)
+    return _least_base_below(table, by_secret, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row, INFINITE)
 
 
 @njit(cache=True)
-def _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row, least):
+def _least_base_below(table, by_secret, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row, least):
     """The least of `least` and of the bounds `_candidate_guesses` would give the guesses of `pool`.
 
     Every guess's cheap bound first (`_cheap_bases`, with `floor_row` the
@@ -201,8 +203,8 @@ def _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_
     if num == 0:
         return least
     if s >= STREAM_MIN_SET:
-        return min(least, _least_counted(table, subset, pool, solved, num_slots, part_floor, orbit_of, cap))
-    cheap = _cheap_bases(table, subset, pool, solved, 0, floor_row, cap)
+        return min(least, _least_counted(by_secret, subset, pool, solved, num_slots, part_floor, orbit_of, cap))
+    cheap = _cheap_bases(by_secret, subset, pool, solved, num_slots, 0, floor_row, cap)
     first = np.argmin(cheap)
     if cheap[first] >= least:
         return least
@@ -216,9 +218,9 @@ def _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_
             continue
         if 4 * evaluated > num:
             rest = pool[j:][cheap[j:] < least]
-            return min(least, _least_counted(table, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
+            return min(least, _least_counted(by_secret, subset, rest, solved, num_slots, part_floor, orbit_of, cap))
         g = pool[j]
-        total, largest, hit = _guess_base(_answers_of(table, g, subset), subset, solved, part_floor[orbit_of[g]], counts)
+        total, largest, hit = _guess_base(_answers_of(table, by_secret, g, subset), subset, solved, part_floor[orbit_of[g]], counts)
         evaluated += 1
         if largest <= cap and (largest < s or hit):
             least = min(least, total)
@@ -226,7 +228,7 @@ def _least_base_below(table, subset, pool, solved, num_slots, part_floor, orbit_
 
 
 @njit(cache=True)
-def _least_base_by_group(table, grouped, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row):
+def _least_base_by_group(table, by_secret, grouped, subset, pool, solved, num_slots, part_floor, orbit_of, cap, floor_row):
     """`_least_base` by groups of codes of one multiset of symbols: the group of least bound (`_group_bounds`) counted
     first, then only the groups whose bound is below the least it gives.
 
@@ -253,11 +255,11 @@ def _least_base_by_group(table, grouped, subset, pool, solved, num_slots, part_f
                 num_picked += 1
         if i == 0:
             least = _least_base_below(
-                table, subset, picked[:num_picked], solved, num_slots, part_floor, orbit_of, cap, floor_row, least,
+                table, by_secret, subset, picked[:num_picked], solved, num_slots, part_floor, orbit_of, cap, floor_row, least,
             )
             num_picked = 0
     return _least_base_below(
-        table, subset, picked[:num_picked], solved, num_slots, part_floor, orbit_of, cap, floor_row, least,
+        table, by_secret, subset, picked[:num_picked], solved, num_slots, part_floor, orbit_of, cap, floor_row, least,
     )
 
 
@@ -310,11 +312,11 @@ def _even_split_floor(n, parts, floor_row):
 
 
 @njit(cache=True)
-def _least_counted(table, subset, guesses, solved, num_slots, part_floor, orbit_of, cap):
+def _least_counted(by_secret, subset, guesses, solved, num_slots, part_floor, orbit_of, cap):
     """The least sum of parts' floors of the `guesses` that fit `cap` and tell something (INFINITE if none), every
     guess counted in one streaming pass (`_guess_bases`)."""
     s = subset.shape[0]
-    sums, largest, hits = _guess_bases(table, subset, guesses, solved, num_slots, part_floor, orbit_of)
+    sums, largest, hits = _guess_bases(by_secret, subset, guesses, solved, num_slots, part_floor, orbit_of)
     least = INFINITE
     for j in range(guesses.shape[0]):
         if largest[j] <= cap and (largest[j] < s or hits[j]):
@@ -323,7 +325,7 @@ def _least_counted(table, subset, guesses, solved, num_slots, part_floor, orbit_
 
 
 @njit(cache=True)
-def _cheap_bases(table, subset, pool, solved, here, floor_row, cap):
+def _cheap_bases(by_secret, subset, pool, solved, num_slots, here, floor_row, cap):
     """For each guess of `pool` on `subset`: `here` plus a lower bound of its parts' floors from how many parts it makes.
 
     `floor_row[c]` bounds a part of c secrets (`_floor_at` one guess
@@ -332,15 +334,17 @@ def _cheap_bases(table, subset, pool, solved, here, floor_row, cap):
     more guess per secret at each level), so k parts holding the n secrets
     a guess does not solve cost at least what k parts as equal as can be
     do. One bit per answer and guess is set row by row (a streaming pass
-    over the secrets' rows of the table, whose writes go to one word per
+    over the secrets' rows, `by_secret`, whose writes go to one word per
     guess in order): cheaper than counting every part. A guess that cannot
     fit `cap` (more secrets than its parts hold at `cap` each) or tells
     nothing (one part, no all-bulls) gets INFINITE.
     """
     num = pool.shape[0]
+    if num_slots > MASK_SLOTS:
+        return _wide_cheap_bases(by_secret, subset, pool, solved, num_slots, here, floor_row, cap)
     masks = np.zeros(num, np.uint64)
     for x in subset:
-        row = table[x]
+        row = by_secret[x]
         for j in range(num):
             masks[j] |= np.uint64(1) << np.uint64(row[pool[j]])
     solved_bit = np.uint64(1) << np.uint64(solved)
@@ -349,6 +353,28 @@ def _cheap_bases(table, subset, pool, solved, here, floor_row, cap):
     for j in range(num):
         n = s - 1 if masks[j] & solved_bit else s
         parts = np.int64(_popcount(masks[j] & ~solved_bit))
+        if parts == 0:
+            cheap[j] = here
+            continue
+        if n > parts * cap or (parts == 1 and n == s):
+            cheap[j] = INFINITE
+            continue
+        cheap[j] = here + _even_split_floor(n, parts, floor_row)
+    return cheap
+
+
+@njit(cache=True)
+def _wide_cheap_bases(by_secret, subset, pool, solved, num_slots, here, floor_row, cap):
+    """`_cheap_bases` for rules of more than `MASK_SLOTS` answers, the parts counted from multi-word masks."""
+    num = pool.shape[0]
+    masks = _wide_masks(by_secret, subset, pool, num_slots)
+    word, bit = solved >> 6, np.uint64(1) << np.uint64(solved & 63)
+    s = subset.shape[0]
+    cheap = np.empty(num, np.int64)
+    for j in range(num):
+        hit = (masks[j, word] & bit) != 0
+        n = s - 1 if hit else s
+        parts = _wide_score(masks, j, solved) - (2 if hit else 0)
         if parts == 0:
             cheap[j] = here
             continue

@@ -36,6 +36,7 @@ _CODES = types.Array(types.uint8, 2, "C")
 _INTS = types.Array(types.int64, 1, "C")
 CONTEXT_TYPE = ContextType([
     ("table", types.Array(types.uint8, 2, "C", readonly=True)),
+    ("by_secret", types.Array(types.uint8, 2, "C", readonly=True)),
     ("grouped", types.Tuple((_CODES, _CODES, _INTS, _INTS, _INTS))),
     ("codes", _CODES),
     ("solved", types.int64),
@@ -56,12 +57,13 @@ CONTEXT_TYPE = ContextType([
 
 @njit(cache=True)
 def _new_context(
-    table, grouped, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
+    table, by_secret, grouped, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
     symmetric, memo, kernel_max,
 ):
     """A `Context` holding these (the memo tables shared, not copied)."""
     context = structref.new(CONTEXT_TYPE)
     context.table = table
+    context.by_secret = by_secret
     context.grouped = grouped
     context.codes = codes
     context.solved = solved

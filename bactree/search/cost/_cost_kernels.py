@@ -19,7 +19,9 @@ from numba import njit
 
 from ._base_kernels import INFINITE
 from ._memo import _memo_get, _memo_put_bound
-from .._partition_kernels import _answers_of, _count_parts, _most_answers, _own_most_answers, _split_into
+from .._partition_kernels import (
+    MASK_SLOTS, _answers_of, _count_parts, _most_answers, _own_most_answers, _split_into, _wide_own_most_answers,
+)
 
 
 
@@ -113,7 +115,7 @@ def _keyed_bound(key, size, depth, floor, memo):
 
 
 @njit(cache=True)
-def _lookahead(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard, memo):
+def _lookahead(table, by_secret, grouped, subset, depth, solved, num_slots, caps, floor, level_fill, weights, hard, memo):
     """For costs that count total guesses: a lower bound for `subset` from how finely one guess can split it; remembered in `memo`.
 
     A value already in the memo came from such a lookahead or from a
@@ -126,13 +128,13 @@ def _lookahead(table, grouped, subset, depth, solved, caps, floor, level_fill, w
     known, held = _memo_bound(subset, depth, floor, memo)
     if held:
         return known
-    least = _split_bound(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard)
+    least = _split_bound(table, by_secret, grouped, subset, depth, solved, num_slots, caps, floor, level_fill, weights, hard)
     _memo_put_bound(memo, _set_key(subset, depth), least)
     return least
 
 
 @njit(cache=True)
-def _split_bound(table, grouped, subset, depth, solved, caps, floor, level_fill, weights, hard):
+def _split_bound(table, by_secret, grouped, subset, depth, solved, num_slots, caps, floor, level_fill, weights, hard):
     """A lower bound for `subset` (of 3 to `caps[depth]` secrets) within `depth` guesses from how finely one guess can
     split it; no memo.
 
@@ -145,17 +147,20 @@ def _split_bound(table, grouped, subset, depth, solved, caps, floor, level_fill,
     replaced by this bound when it is larger.
     """
     s = subset.shape[0]
-    most = _most_answers(table, subset, solved, hard, _answers_besides_solved(caps, s), grouped)
+    most = _most_answers(table, by_secret, subset, solved, num_slots, hard, _answers_besides_solved(caps, s), grouped)
     return _bound_of_most(s, most, depth, floor, level_fill, weights)
 
 
 @njit(cache=True)
-def _own_split_bound(table, subset, depth, solved, caps, floor, level_fill, weights, hard):
+def _own_split_bound(table, subset, depth, solved, num_slots, caps, floor, level_fill, weights, hard):
     """`_split_bound` with the codes outside `subset` not scanned but counted at the most answers any could get
     (min(|subset|, the game's answers besides all-bulls)): a weaker bound for |subset|**2 table lookups instead of
     |subset| times the codes."""
     s = subset.shape[0]
-    most = _own_most_answers(table, subset, np.uint64(1) << np.uint64(solved))
+    if num_slots > MASK_SLOTS:
+        most = _wide_own_most_answers(table, subset, solved, num_slots)
+    else:
+        most = _own_most_answers(table, subset, np.uint64(1) << np.uint64(solved))
     if not hard:
         most = max(most, min(s, _answers_besides_solved(caps, s)))
     return _bound_of_most(s, most, depth, floor, level_fill, weights)
@@ -176,7 +181,7 @@ def _bound_of_most(size, most, depth, floor, level_fill, weights):
 
 @njit(cache=True)
 def _open_guess(
-    table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+    table, by_secret, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
     weights, hard, memo, kernel_max, room,
 ):
     """The parts of `subset` under `guess` with the bounds the kernel can give them before any search.
@@ -195,7 +200,7 @@ def _open_guess(
     """
     ordered, starts, counts, slots, known, open_keys, is_open = _open_scratch(subset.shape[0], num_slots)
     num_parts, raised = _open_guess_into(
-        table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+        table, by_secret, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
         weights, hard, memo, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
     )
     return ordered, starts, slots[:num_parts], known, raised
@@ -213,7 +218,7 @@ def _open_scratch(size, num_slots):
 
 @njit(cache=True)
 def _open_guess_into(
-    table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+    table, by_secret, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
     weights, hard, memo, kernel_max, room, ordered, starts, counts, slots, known, open_keys, is_open,
 ):
     """`_open_guess` into arrays the caller holds (`_open_scratch`), so a loop over guesses allocates nothing.
@@ -221,7 +226,7 @@ def _open_guess_into(
     Returns `(the number of parts, raised)`; the answers with a part are
     `slots[:number]`, from the largest part down (answer order on ties).
     """
-    _split_into(_answers_of(table, guess, subset), subset, ordered, starts, counts)
+    _split_into(_answers_of(table, by_secret, guess, subset), subset, ordered, starts, counts)
     num_parts = 0
     for a in range(num_slots):
         if a == solved or counts[a] == 0:
@@ -263,10 +268,10 @@ def _open_guess_into(
                 if counts[a] <= caps[depth]:
                     part = ordered[starts[a]:starts[a + 1]]
                     if scan:
-                        bound = _split_bound(table, grouped, part, depth, solved, caps, floor, level_fill, weights, hard)
+                        bound = _split_bound(table, by_secret, grouped, part, depth, solved, num_slots, caps, floor, level_fill, weights, hard)
                         _memo_put_bound(memo, (open_keys[a, 0], open_keys[a, 1]), bound)
                     else:
-                        bound = _own_split_bound(table, part, depth, solved, caps, floor, level_fill, weights, hard)
+                        bound = _own_split_bound(table, part, depth, solved, num_slots, caps, floor, level_fill, weights, hard)
                 if bound > known[a]:
                     raised += bound - known[a]
                     known[a] = bound
@@ -275,7 +280,7 @@ def _open_guess_into(
 
 @njit(cache=True)
 def _screen_guesses(
-    table, grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
+    table, by_secret, grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
     class_floor, orbit_of, lookahead, level_fill, weights, hard, memo, kernel_max,
 ):
     """The next guess, from `start` on, that its parts' bounds do not rule out: the search's loop without the search.
@@ -299,7 +304,7 @@ def _screen_guesses(
         if base >= limit:
             continue
         num_parts, raised = _open_guess_into(
-            table, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+            table, by_secret, grouped, subset, guess, depth, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
             weights, hard, memo, kernel_max, limit - base, ordered, starts, counts, slots, known, open_keys,
             is_open,
         )
@@ -373,7 +378,7 @@ def _memo_bound_in(context, subset, depth):
 def _lookahead_in(context, subset, depth):
     """`_lookahead` with the search's state read from `context`."""
     c = context
-    return _lookahead(c.table, c.grouped, subset, depth, c.solved, c.caps, c.floor, c.level_fill, c.weights, c.hard, c.memo)
+    return _lookahead(c.table, c.by_secret, c.grouped, subset, depth, c.solved, c.num_slots, c.caps, c.floor, c.level_fill, c.weights, c.hard, c.memo)
 
 
 @njit(cache=True)
@@ -381,7 +386,7 @@ def _open_guess_in(context, subset, guess, depth, room):
     """`_open_guess` with the search's state read from `context`."""
     c = context
     return _open_guess(
-        c.table, c.grouped, subset, guess, depth, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,
+        c.table, c.by_secret, c.grouped, subset, guess, depth, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,
         c.lookahead, c.level_fill, c.weights, c.hard, c.memo, c.kernel_max, room,
     )
 
@@ -391,6 +396,6 @@ def _screen_guesses_in(context, subset, guesses, bases, start, depth, best, best
     """`_screen_guesses` with the search's state read from `context`."""
     c = context
     return _screen_guesses(
-        c.table, c.grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, c.solved, c.num_slots, c.caps,
+        c.table, c.by_secret, c.grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, c.solved, c.num_slots, c.caps,
         c.floor, c.class_floor, c.orbit_of, c.lookahead, c.level_fill, c.weights, c.hard, c.memo, c.kernel_max,
     )

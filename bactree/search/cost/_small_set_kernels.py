@@ -28,7 +28,7 @@ from .._partition_kernels import _answers_of, _label_parts
 
 @njit(cache=True)
 def _least_cost(
-    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
+    table, by_secret, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
     memo, given_pool,
 ):
     """Least additive cost of `subset` within `depth` guesses if below `bound`, else a lower bound >= bound.
@@ -74,7 +74,7 @@ def _least_cost(
     if nodes_only:
         # One node per secret is reached exactly by trees of still-possible guesses.
         no_guesses = subset[:0]
-        if _find_guess(table, subset, depth, no_guesses, no_guesses, solved, num_slots, caps) >= 0:
+        if _find_guess(table, by_secret, subset, depth, no_guesses, no_guesses, solved, num_slots, caps) >= 0:
             _memo_put_value(memo, key, s)
             return s
         lowest = max(lowest, s + 1)
@@ -95,7 +95,7 @@ def _least_cost(
             return value
     pool = _search_pool(codes, subset, hard, symmetric, given_pool)
     index, bases, largest, fail_low = _bases_below(
-        table, subset, pool, solved, num_slots, part_floor, orbit_of, limit, here, bound, _floor_at(floor, depth - 1),
+        table, by_secret, subset, pool, solved, num_slots, part_floor, orbit_of, limit, here, bound, _floor_at(floor, depth - 1),
         LEFT_OUT_LEVELS,
     )  # `fail_low`: the least proven bound among guesses that cannot beat `bound`
     for i in range(index.shape[0]):
@@ -118,7 +118,7 @@ def _least_cost(
             fail_low = min(fail_low, base)
             break  # sorted: no later guess can do better
         g = guesses[j]
-        row = _answers_of(table, g, subset)
+        row = _answers_of(table, by_secret, g, subset)
         # Skip the guess if an earlier one split the set the same way.
         h = _label_parts(row, subset, solved, seen_first, labels[tried])
         duplicate = False
@@ -133,7 +133,7 @@ def _least_cost(
         # Each part's floor raised to what the memo already proved of it (no lookahead here: slower).
         # (`bases` stands in for `level_fill`, which only the lookahead reads.)
         num_parts, raised = _open_guess_into(
-            table, grouped, subset, g, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
+            table, by_secret, grouped, subset, g, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
             weights, hard, memo, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
         )
         total = base + raised
@@ -145,7 +145,7 @@ def _least_cost(
             part = ordered[starts[a]:starts[a + 1]]
             total -= known[a]
             total += _least_cost(
-                table, grouped, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, class_floor, orbit_of,
+                table, by_secret, grouped, codes, part, depth - 1, best - total, solved, num_slots, caps, floor, class_floor, orbit_of,
                 weights, hard, symmetric, memo, subset[:0],
             )
         if total < best:
@@ -179,7 +179,7 @@ def _search_pool(codes, subset, hard, symmetric, given_pool):
 
 @njit(cache=True)
 def _lowest_best_guess(
-    table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
+    table, by_secret, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
     memo, given_pool,
 ):
     """The lowest code starting a tree of cost `value` on `subset` within `depth` guesses (-1 if none does), where `value`
@@ -206,14 +206,14 @@ def _lowest_best_guess(
     pool = np.sort(_search_pool(codes, subset, hard, symmetric, given_pool))
     here = weights[0] + weights[1] * s  # depth >= 2 for a set of 2 or more: not the last guess
     index, bases, _, _ = _bases_below(
-        table, subset, pool, solved, num_slots, _floor_at(class_floor, depth - 1), orbit_of, caps[depth - 1], here,
+        table, by_secret, subset, pool, solved, num_slots, _floor_at(class_floor, depth - 1), orbit_of, caps[depth - 1], here,
         value + 1, _floor_at(floor, depth - 1), LEFT_OUT_LEVELS,
     )
     ordered, starts, counts, slots, known, open_keys, is_open = _open_scratch(s, num_slots)
     for i in range(index.shape[0]):  # in pool order: code order
         guess = pool[index[i]]
         num_parts, raised = _open_guess_into(
-            table, grouped, subset, guess, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
+            table, by_secret, grouped, subset, guess, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
             weights, hard, memo, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
         )
         total = bases[i] + raised
@@ -222,7 +222,7 @@ def _lowest_best_guess(
                 break
             if starts[a + 1] - starts[a] > 2:  # parts of at most 2 are exact in the floor
                 total += _least_cost(
-                    table, grouped, codes, ordered[starts[a]:starts[a + 1]], depth - 1, value + 1 - total + known[a],
+                    table, by_secret, grouped, codes, ordered[starts[a]:starts[a + 1]], depth - 1, value + 1 - total + known[a],
                     solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric, memo,
                     subset[:0],
                 ) - known[a]
@@ -233,7 +233,7 @@ def _lowest_best_guess(
 
 @njit(cache=True)
 def _small_set(
-    table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
+    table, by_secret, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
     memo, given_pool, value,
 ):
     """`CostSearch`'s one way in: with `value` < 0, `_least_cost` below `bound`; with `value` the set's least cost,
@@ -246,11 +246,11 @@ def _small_set(
     """
     if value < 0:
         return _least_cost(
-            table, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard,
+            table, by_secret, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard,
             symmetric, memo, given_pool,
         )
     return _lowest_best_guess(
-        table, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard,
+        table, by_secret, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard,
         symmetric, memo, given_pool,
     )
 
@@ -261,6 +261,6 @@ def _small_set_in(context, subset, depth, bound, given_pool, value):
     """`_small_set` with the search's state read from `context` (`_context`): one argument to unbox for fifteen."""
     c = context
     return _small_set(
-        c.table, c.grouped, c.codes, subset, depth, bound, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,
+        c.table, c.by_secret, c.grouped, c.codes, subset, depth, bound, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,
         c.weights, c.hard, c.symmetric, c.memo, given_pool, value,
     )

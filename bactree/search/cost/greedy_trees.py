@@ -115,7 +115,7 @@ def greedy_order(
     if search.greedy_rule == "bound" or len(order) < 2:
         return order
     solver = search.solver
-    counts = _answer_kernels._partition_counts(solver.table, guesses, subset, solver.num_slots).astype(np.float64)
+    counts = _answer_kernels._partition_counts(solver.by_secret, guesses, subset, solver.num_slots).astype(np.float64)
     scores = (counts * np.log2(np.maximum(counts, 1.0))).sum(axis=1)
     possible = counts[:, solver.solved] > 0
     pick = order[int(_strategy_kernels._pick_best(scores, possible))]

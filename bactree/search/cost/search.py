@@ -286,8 +286,8 @@ class CostSearch:
         """
         solver = self.solver
         return _context._new_context(
-            _context.readonly(solver.table), solver.grouped, solver.codes, solver.solved, solver.num_slots, solver.caps,
-            self.floor, self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard,
+            _context.readonly(solver.table), _context.readonly(solver.by_secret), solver.grouped, solver.codes,
+            solver.solved, solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard,
             solver.symmetric, self.kernel_memo, KERNEL_MAX_SET,
         )
 
@@ -344,7 +344,8 @@ class CostSearch:
             return self._known_bound(key, subset, depth)
         pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET)
         least = _base_kernels._least_base(
-            solver.table, solver.grouped, subset, pool, solver.solved, solver.num_slots, self.part_floor_at(depth - 1),
+            solver.table, solver.by_secret, solver.grouped, subset, pool, solver.solved, solver.num_slots,
+            self.part_floor_at(depth - 1),
             self.orbit_of, solver.caps[depth - 1], self.floor_at(depth - 1),
         )
         lookahead = INFINITE if least >= INFINITE else self.cost.guess_cost(s, depth) + int(least)
@@ -439,7 +440,7 @@ class CostSearch:
         solver = self.solver
         return int(
             _height_kernels._find_guess(
-                solver.table, subset, depth, solver.no_guesses, solver.no_guesses,
+                solver.table, solver.by_secret, subset, depth, solver.no_guesses, solver.no_guesses,
                 solver.solved, solver.num_slots, solver.caps,
             )
         )
@@ -462,8 +463,8 @@ class CostSearch:
         s = len(subset)
         pool = solver.guess_pool(subset, history, s >= SYMMETRY_MIN_SET, own=own_symmetry)
         guesses, bases, left_out = _base_kernels._candidate_guesses(
-            solver.table, subset, pool, solver.solved, solver.num_slots, self.part_floor_at(depth - 1), self.orbit_of,
-            solver.caps[depth - 1], self.cost.guess_cost(s, depth), bound, dedupe,
+            solver.table, solver.by_secret, subset, pool, solver.solved, solver.num_slots, self.part_floor_at(depth - 1),
+            self.orbit_of, solver.caps[depth - 1], self.cost.guess_cost(s, depth), bound, dedupe,
         )
         return guesses, bases, int(left_out)
 

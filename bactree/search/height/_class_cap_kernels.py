@@ -10,7 +10,7 @@ from numba import njit
 
 
 @njit(cache=True)
-def _class_rows(table, guess, orbit_of, num_slots):
+def _class_rows(table, by_secret, guess, orbit_of, num_slots):
     """What the bounds of `guess`'s answer classes need of every code h, once for every depth, its repeats dropped.
 
     For each answer a of `guess` and each code h: the row (orbit of h, 1 if h
@@ -21,8 +21,8 @@ def _class_rows(table, guess, orbit_of, num_slots):
     so rows alike give the same and one of each is kept: on Mastermind 4x7,
     3,076 rows for the 136,857 pairs of a class and a code. Returns `(rows,
     starts)`: class a's rows are `rows[starts[a]:starts[a + 1]]`. One
-    streaming pass per class over its secrets' rows of the table (`table[x,
-    h]` equals `table[h, x]`) counts every code's shared secrets at once.
+    streaming pass per class over its secrets' rows (`by_secret[x, h]`, the
+    answer x gives h) counts every code's shared secrets at once.
     """
     num_codes = table.shape[1]
     width = num_slots + 2
@@ -39,7 +39,7 @@ def _class_rows(table, guess, orbit_of, num_slots):
             if row_g[x] != a:
                 continue
             members += 1
-            row = table[x]
+            row = by_secret[x]
             for h in range(num_codes):
                 shared[row[h], h] += 1
         if members == 0:
@@ -105,7 +105,7 @@ def _class_caps(rows, starts, sizes, previous, solved):
 
 
 @njit(cache=True)
-def _class_caps_of_each_code(table, previous, solved, num_slots):
+def _class_caps_of_each_code(table, by_secret, previous, solved, num_slots):
     """`_class_caps` of every code's answer classes at once, for a game whose every code is an orbit of its own.
 
     A word list has no relabellings, so no two codes share their rows and
@@ -128,7 +128,7 @@ def _class_caps_of_each_code(table, previous, solved, num_slots):
             a = row_g[x]
             sizes[a] += 1
             member[a, x] = True
-            row = table[x]
+            row = by_secret[x]
             for h in range(num_codes):
                 shared[a, row[h], h] += 1
         for a in range(num_slots):

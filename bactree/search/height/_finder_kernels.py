@@ -5,7 +5,10 @@ solved with two, that is separated by one guess (`_separator_kernels`):
 `_three_left_search` screens every guess's parts by their sizes, tries one
 guess per distinct partition, remembers its parts' verdicts, and keeps
 each unsolvable part's core (a least subset no code separates) for every
-later search.
+later search. These kernels hold a part's answers in one 64-bit mask and
+read `table` both ways, so the solver calls them only for `mutual` rules of
+at most 64 answers (`Solver.mask_kernels`): there the table is its own
+transpose (`by_secret`).
 
 numba's cache does not see a change to a callee in another file: after
 editing `_separator_kernels`, delete `bactree/search/*/__pycache__`, or these
@@ -134,7 +137,7 @@ def _screened_by_classes(subset, limits, orbit_of, classes, least):
 def _largest_fitting_part(table, guess, subset, solved, num_slots, limits, orbit_of, tally):
     """`_screened_by_count` for the one code `guess`: its largest part of `subset` if every part fits its class's
     bound, else -1. `tally` (one per answer, all 0) is scratch, left all 0."""
-    row = _answers_of(table, guess, subset)
+    row = _answers_of(table, table, guess, subset)
     for x in subset:
         tally[row[x]] += 1
     orbit = orbit_of[guess]
@@ -278,7 +281,7 @@ def _three_left_search(
         j = following[i]
         while j >= 0:
             if keep[j] and _same_partition(
-                _answers_of(table, order[i], subset), _answers_of(table, order[j], subset), subset, solved, forward,
+                _answers_of(table, table, order[i], subset), _answers_of(table, table, order[j], subset), subset, solved, forward,
                 backward,
             ):
                 keep[j] = False
@@ -312,7 +315,7 @@ def _three_left_search(
             else _crowded(table, g, crowds, crowd_starts, solved, most, tally)
         ):
             continue  # a part with too many rearrangements of one multiset: no guess separates it (still a try)
-        row = _answers_of(table, g, subset)
+        row = _answers_of(table, table, g, subset)
         part_counts[:] = 0
         for x in subset:
             part_counts[row[x]] += 1

@@ -19,7 +19,7 @@ from .._partition_kernels import _answers_of, _count_parts, _fitting_guesses, _s
 
 
 @njit(cache=True)
-def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
+def _find_guess(table, by_secret, subset, depth, first, guesses, solved, num_slots, caps):
     """A guess after which `subset` is solved within `depth` guesses in all, or -1 if none.
 
     Tries the guesses of `first` in order or, when `first` is empty, every
@@ -47,7 +47,7 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
     total = num_first if num_first > 0 else s + guesses.shape[0]
     # Three guesses left: most guesses leave a part too large for two, so count them all at once.
     screened = depth == 3 and num_first == 0 and guesses.shape[0] > s
-    fits = _fitting_guesses(table, subset, solved, num_slots, limit) if screened else member
+    fits = _fitting_guesses(by_secret, subset, solved, num_slots, limit) if screened else member
     for idx in range(total):
         if num_first > 0:
             g = first[idx]
@@ -59,7 +59,7 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
                 continue
         if screened and not fits[g]:
             continue
-        row = _answers_of(table, g, subset)
+        row = _answers_of(table, by_secret, g, subset)
         if not _count_parts(row, subset, counts, solved, limit):
             continue
         if depth == 2:
@@ -82,7 +82,7 @@ def _find_guess(table, subset, depth, first, guesses, solved, num_slots, caps):
         works = True
         for a in big:
             part = ordered[starts[a]:starts[a + 1]]
-            if _find_guess(table, part, depth - 1, first[:0], guesses, solved, num_slots, caps) < 0:
+            if _find_guess(table, by_secret, part, depth - 1, first[:0], guesses, solved, num_slots, caps) < 0:
                 works = False
                 break
         if works:

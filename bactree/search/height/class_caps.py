@@ -34,6 +34,10 @@ import numpy as np
 
 from . import _class_cap_kernels
 
+# Most bytes `_class_caps_of_each_code` may hold for one guess's counts (answers squared times codes, int32): 6 MB for a
+# 1,500-word list under bulls and cows, 2.7 GB for Wordle's 12,972 guesses, whose bounds are then the class sizes.
+EACH_CODE_MAX_BYTES = 1 << 28
+
 
 def code_orbits(codes: np.ndarray, num_symbols: int) -> np.ndarray:
     """Each code's orbit under relabellings of positions and symbols, numbered 0, 1, ...: codes with the same sorted symbol counts."""
@@ -47,11 +51,15 @@ class ClassCaps:
     """Counting bounds per answer class of one game, computed a depth at a time as the search asks for them."""
 
     def __init__(
-        self, table: np.ndarray, codes: np.ndarray, num_symbols: int, solved: int, num_slots: int, symmetric: bool = True
+        self, table: np.ndarray, by_secret: np.ndarray, codes: np.ndarray, num_symbols: int, solved: int,
+        num_slots: int, symmetric: bool = True,
     ) -> None:
-        """`symmetric`: whether relabellings map the game onto itself (every code over the symbols); else (a word
-        list) each code is an orbit of its own."""
+        """`table[g, s]` and `by_secret[s, g]`: the answers by guess and by secret (`Solver.by_secret`). `symmetric`:
+        whether relabellings map the game onto itself (every code over the symbols); else (a word list) each code is
+        an orbit of its own, and where counting each code's classes would hold more than `EACH_CODE_MAX_BYTES`
+        (Wordle's 243 answers squared per code) the bounds past one guess are the class sizes."""
         self.table = table
+        self.by_secret = by_secret
         self.solved = solved
         self.num_slots = num_slots
         self.orbit_of = code_orbits(codes, num_symbols) if symmetric else np.arange(len(codes), dtype=np.int64)
@@ -65,6 +73,9 @@ class ClassCaps:
         # The last depth's bounds are the class sizes, or those of the depth before: then so are all deeper ones
         # (each pass is monotone in the bounds it starts from, and a pass from the same bounds gives the same).
         self._saturated = False
+        if not symmetric and num_slots * num_slots * len(codes) * 4 > EACH_CODE_MAX_BYTES:
+            self._by_depth.append(self.sizes)  # no class holds more than its codes: sound, and nothing tightens
+            self._saturated = True
 
     def at(self, depth: int) -> np.ndarray:
         """Bounds [orbit, answer] of what `depth` guesses solve of each answer class (class sizes once nothing tightens)."""
@@ -72,14 +83,14 @@ class ClassCaps:
             previous = self._by_depth[-1]
             if self.symmetric:
                 if self._rows is None:
-                    self._rows = [_class_cap_kernels._class_rows(self.table, g, self.orbit_of, self.num_slots)
+                    self._rows = [_class_cap_kernels._class_rows(self.table, self.by_secret, g, self.orbit_of, self.num_slots)
                                   for g in self.representatives]
                 caps = np.array([
                     _class_cap_kernels._class_caps(rows, starts, sizes, previous, self.solved)
                     for (rows, starts), sizes in zip(self._rows, self.sizes)
                 ])
             else:  # a row per code and class would not fit: each depth counted afresh
-                caps = _class_cap_kernels._class_caps_of_each_code(self.table, previous, self.solved, self.num_slots)
+                caps = _class_cap_kernels._class_caps_of_each_code(self.table, self.by_secret, previous, self.solved, self.num_slots)
             self._by_depth.append(caps)
             self._saturated = bool((caps == self.sizes).all() or (caps == previous).all())
         return self._by_depth[min(depth, len(self._by_depth) - 1)]

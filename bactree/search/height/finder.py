@@ -129,7 +129,7 @@ class TreeFinder:
         With three left, `TRIES_PER_WIDTH * width` guesses are tried, best first.
         """
         solver = self.solver
-        if solver.num_slots > _separator_kernels.MAX_SLOTS or depth > 3:
+        if not solver.mask_kernels or depth > 3:
             return solver.find_guess(subset, depth), True
         if depth == 3:
             tries = -1 if width >= EVERY // TRIES_PER_WIDTH else TRIES_PER_WIDTH * width
@@ -161,7 +161,7 @@ class TreeFinder:
         """Canonical guesses whose parts all fit `depth - 1`, best first (see the module's docstring)."""
         solver = self.solver
         candidates = solver.guess_pool(subset, history, True)
-        counts = _code_kernels._partition_counts(solver.table, candidates, subset, solver.num_slots).astype(np.int64)
+        counts = _code_kernels._partition_counts(solver.by_secret, candidates, subset, solver.num_slots).astype(np.int64)
         counts[:, solver.solved] = 0
         largest = counts.max(axis=1)
         squares = (counts * counts).sum(axis=1)

@@ -89,11 +89,14 @@ class RefutationStore:
 
     def __init__(
         self, codes: np.ndarray, table: np.ndarray, perms: np.ndarray, num_symbols: int, index_of: np.ndarray | None,
-        max_bytes: int = 256 << 20,
+        max_bytes: int = 256 << 20, num_slots: int | None = None,
     ) -> None:
         """`index_of`: `Solver.index_of`, to find a set's images under relabellings; None for a game without them
-        (a word list), whose sets are found again only as they are."""
+        (a word list), whose sets are found again only as they are. `num_slots`: the rule's range of answers
+        (`bactree.game.codes.num_slots`), bulls and cows' `(length + 1) ** 2` if not given; the keys do not depend
+        on it (they keep only the answers a set gets), so long as it holds every answer of the table."""
         self.codes = codes
+        self.num_slots = (codes.shape[1] + 1) ** 2 if num_slots is None else num_slots
         self.table = table
         self.perms = perms
         self.num_symbols = num_symbols
@@ -115,7 +118,7 @@ class RefutationStore:
 
     def key(self, subset: np.ndarray, depth: int) -> bytes:
         """The `shape_key` of `subset` within `depth` guesses: what its images share."""
-        return shape_key(self.table, subset, depth, (self.codes.shape[1] + 1) ** 2)
+        return shape_key(self.table, subset, depth, self.num_slots)
 
     def refuted(self, subset: np.ndarray, depth: int, key: bytes | None = None) -> bool:
         """True if an image of `subset` is stored as refuted within `depth` guesses (counted in `hits`).
@@ -267,7 +270,9 @@ class RefutationStore:
                 self.add(subset, depth)
         if claimed:
             if self.claims is None:
-                self.claims = RefutationStore(self.codes, self.table, self.perms, self.num_symbols, self.index_of)
+                self.claims = RefutationStore(
+                    self.codes, self.table, self.perms, self.num_symbols, self.index_of, num_slots=self.num_slots
+                )
             self.source = self.claims.source = Path(path)
             for subset, depth in claimed:
                 if not self.claims._holds(subset, depth):

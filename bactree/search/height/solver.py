@@ -67,6 +67,13 @@ STORE_MIN_SET = 20
 Progress = Callable[[str], None]
 
 
+def transposed(table: np.ndarray) -> np.ndarray:
+    """`table.T` made C-contiguous and read-only: a secret's answers to every guess in one row (`Solver.by_secret`)."""
+    flipped = np.ascontiguousarray(table.T)
+    flipped.flags.writeable = False
+    return flipped
+
+
 def level_caps(game: Game, max_depth: int) -> np.ndarray:
     """caps[d]: most secrets d guesses can solve (one per answer and level).
 
@@ -107,11 +114,6 @@ class Solver:
     ) -> None:
         """`table`: the game's answer table when one is at hand (a worker's shared copy), else built. `regroup`:
         whether the least-cost search's bounds may use a second, regrouped table (`grouped`) where the game has one."""
-        if not game.rule.mutual:
-            raise BactreeError(
-                f"the exact search reads its answer table both ways, which the {game.rule.name} rule does not allow yet "
-                "(a secret's answer to a guess is not the guess's to the secret)"
-            )
         self.game = game
         self.hard = hard
         # Relabellings of positions and symbols map a game of every code onto itself; a word list almost never, nor
@@ -121,6 +123,13 @@ class Solver:
         self.regroup = regroup
         self.codes = code_array(game)
         self.table = answer_table(game) if table is None else table
+        # `table[g, s]` is guess g's answer from secret s; the kernels that scan every guess read a secret's answers
+        # row by row, `by_secret[s, g]`: the table itself under a `mutual` rule, else its transpose made contiguous
+        # (Wordle: crane to trace is YGGBG, trace to crane BGGYG), a second table's memory.
+        self.by_secret = self.table if game.rule.mutual else transposed(self.table)
+        # The separator and three-left kernels (and the class screens and cores they keep) hold a part's answers in
+        # one 64-bit mask and read the table one way only: for wider or non-mutual rules the plain `_find_guess`.
+        self.mask_kernels = num_slots(game) <= _separator_kernels.MAX_SLOTS and game.rule.mutual
         self.num_codes = len(self.codes)
         self.num_slots = num_slots(game)
         self.solved = solved_slot(game)
@@ -146,7 +155,8 @@ class Solver:
         self._index_of: np.ndarray | None = None
         self._class_caps: ClassCaps | None = None
         self.refutations = RefutationStore(
-            self.codes, self.table, self.perms, game.num_symbols, self.index_of() if self.symmetric else None
+            self.codes, self.table, self.perms, game.num_symbols, self.index_of() if self.symmetric else None,
+            num_slots=self.num_slots,
         )
         self.cores = CoreStore()  # sets no guess separates, for every three-left search of this solver
         self.unsolved = CoreStore()  # sets no three guesses solve, as the kernel found them (`find_guess`)
@@ -284,7 +294,7 @@ class Solver:
         """The game's counting bounds per answer class (`class_caps`), made when first asked for."""
         if self._class_caps is None:
             self._class_caps = ClassCaps(
-                self.table, self.codes, self.game.num_symbols, self.solved, self.num_slots, symmetric=self.symmetric
+                self.table, self.by_secret, self.codes, self.game.num_symbols, self.solved, self.num_slots, symmetric=self.symmetric
             )
         return self._class_caps
 
@@ -385,7 +395,7 @@ class Solver:
     def _kernel_guess(self, subset: np.ndarray, depth: int) -> int:
         """`find_guess` by the numba kernels alone: no symmetry, every guess tried."""
         self.stats.kernel_calls += 1
-        if self.num_slots <= _separator_kernels.MAX_SLOTS and depth >= 2:  # the same answer, faster
+        if self.mask_kernels and depth >= 2:  # the same answer, faster
             if depth == 2:
                 return int(_separator_kernels._separating_guess(self.table, subset, self.hard))
             if not self.hard and self.crowd_cache.leave_no_guess(subset, self.arrangements):
@@ -400,7 +410,7 @@ class Solver:
             return int(guess)
         return int(
             _height_kernels._find_guess(
-                self.table, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,
+                self.table, self.by_secret, subset, depth, self.no_guesses, self.no_guesses if self.hard else self.all_guesses,
                 self.solved, self.num_slots, self.caps,
             )
         )
@@ -426,7 +436,7 @@ class Solver:
     def screening(self, subset: np.ndarray, depth: int) -> Iterator[None]:
         """While `subset` is decided within `depth` = 4 guesses, the three-left searches of its parts screen
         guesses by its answer classes (`screens.ClassScreen`); other depths, hard mode and wide answers: no change."""
-        if depth != KERNEL_DEPTH + 1 or self.hard or self.num_slots > _separator_kernels.MAX_SLOTS:
+        if depth != KERNEL_DEPTH + 1 or self.hard or not self.mask_kernels:
             yield
             return
         self._screens.append(ClassScreen(self.table, subset, self.num_slots, self.solved))
@@ -446,7 +456,7 @@ class Solver:
         they start no tree of `depth`.
         """
         candidates = self.guess_pool(subset, history, True, own=True)
-        counts = _code_kernels._partition_counts(self.table, candidates, subset, self.num_slots)
+        counts = _code_kernels._partition_counts(self.by_secret, candidates, subset, self.num_slots)
         counts[:, self.solved] = 0
         largest = counts.max(axis=1)
         member = np.zeros(self.num_codes, np.bool_)
