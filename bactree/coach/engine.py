@@ -29,7 +29,7 @@ import numpy as np
 
 from ..compile_clock import Deadline
 from ..game.codes import encode_answer
-from ..game import AnyAnswer, Game
+from ..game import Game
 from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_total
 from ..search.cost.search import BudgetExceeded
 from ..search.height.solver import SearchBudgetExceeded

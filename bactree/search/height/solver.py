@@ -32,7 +32,7 @@ from ...compile_clock import Deadline
 from ...game.codes import (
     answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, secret_indices, solved_slot,
 )
-from ...game import AnyAnswer, BactreeError, Game
+from ...game import AnyAnswer, Game
 from . import _crowd_kernels, _finder_kernels, _height_kernels, _separator_kernels
 from .. import _partition_kernels
 from .._symmetry import _canonical_mask, _least_images, _least_in_orbits, _set_automorphisms, _stabiliser
