@@ -352,14 +352,7 @@ def _cheap_bases(by_secret, subset, pool, solved, num_slots, here, floor_row, ca
     cheap = np.empty(num, np.int64)
     for j in range(num):
         n = s - 1 if masks[j] & solved_bit else s
-        parts = np.int64(_popcount(masks[j] & ~solved_bit))
-        if parts == 0:
-            cheap[j] = here
-            continue
-        if n > parts * cap or (parts == 1 and n == s):
-            cheap[j] = INFINITE
-            continue
-        cheap[j] = here + _even_split_floor(n, parts, floor_row)
+        cheap[j] = _cheap_base(n, s, np.int64(_popcount(masks[j] & ~solved_bit)), here, floor_row, cap)
     return cheap
 
 
@@ -374,15 +367,18 @@ def _wide_cheap_bases(by_secret, subset, pool, solved, num_slots, here, floor_ro
     for j in range(num):
         hit = (masks[j, word] & bit) != 0
         n = s - 1 if hit else s
-        parts = _wide_score(masks, j, solved) - (2 if hit else 0)
-        if parts == 0:
-            cheap[j] = here
-            continue
-        if n > parts * cap or (parts == 1 and n == s):
-            cheap[j] = INFINITE
-            continue
-        cheap[j] = here + _even_split_floor(n, parts, floor_row)
+        cheap[j] = _cheap_base(n, s, _wide_score(masks, j, solved) - (2 if hit else 0), here, floor_row, cap)
     return cheap
+
+
+@njit(cache=True)
+def _cheap_base(n, s, parts, here, floor_row, cap):
+    """One guess's `_cheap_bases` entry: it leaves `n` of the `s` secrets in `parts` parts other than all bulls."""
+    if parts == 0:
+        return here
+    if n > parts * cap or (parts == 1 and n == s):
+        return INFINITE
+    return here + _even_split_floor(n, parts, floor_row)
 
 
 @njit(cache=True)
