@@ -5,7 +5,7 @@
     trees    the commands on tree files (`trees`, `verify`, `export`), and tree files as commands take them
     coach    the coach's commands (`analyse`, `review`)
     crack    `bactree crack`
-    options  the options every command that takes a game shares (`--game`, `-n`, `--symbols`, ...)
+    options  the seven options every command that takes a game shares (`--game`, `-n`, `--symbols`, ...), declared once
     app      the typer classes that make usage errors and help read like the project's own
     exits    how a command ends: library errors as one line `Error: ...`, interrupts, exit codes
 

@@ -7,7 +7,8 @@ also tags every flag `<bool>` (even `--help`) and writes a required argument
 `{file}` with its type `<list[Path]>`; here flags carry no tag, arguments
 no type, and usage lines read `[OPTIONS] FILES...` as in click. `--out` and
 `--output` are one option wherever a file is written (`--output` is the one
-the help shows).
+the help shows). A command's `game_options()` parameter is spelled out as
+the seven game options (`bactree.cli.options`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
+
+from .options import with_game_options
 
 # Option names taken as others: the second is the one the commands declare.
 _SYNONYMS = {"out": "output"}
@@ -85,7 +88,13 @@ def _kind(err: Exception, name: str) -> bool:
 
 
 class App(typer.Typer):
-    """`typer.Typer` whose commands are `Command`s."""
+    """`typer.Typer` whose commands are `Command`s, each with its game options spelled out (`with_game_options`)."""
 
     def command(self, *args: Any, cls: type[TyperCommand] | None = None, **kwargs: Any) -> Any:
-        return super().command(*args, cls=cls or Command, **kwargs)
+        register = super().command(*args, cls=cls or Command, **kwargs)
+
+        def decorator(command: Any) -> Any:
+            register(with_game_options(command))
+            return command
+
+        return decorator

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .options import GameName, Guesses, Length, Repeats, RuleName, Symbols, Words, game_option, resolve_game
+from .options import GameOptions, game_options
 from .exits import cli_errors
 
 Objective = Annotated[
@@ -24,13 +24,7 @@ def analyse(
     history: Annotated[
         Optional[list[str]], typer.Argument(help="The guesses so far with their answers: GUESS=ANSWER ...", show_default=False)
     ] = None,
-    game: GameName = "bulls-cows",
-    length: Length = None,
-    symbols: Symbols = None,
-    repeats: Repeats = None,
-    words: Words = None,
-    guesses: Guesses = None,
-    rule: RuleName = None,
+    game: GameOptions = game_options(),
     top: Annotated[int, typer.Option("--top", help="How many of the best next guesses to list.")] = 5,
     guess: Annotated[Optional[str], typer.Option("--guess", help="Also value this guess, and its loss against the best.", show_default=False)] = None,
     objective: Objective = "expected",
@@ -54,7 +48,7 @@ def analyse(
     from ..coach.text import analysis_lines
 
     with cli_errors():
-        chosen = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
+        chosen = game.resolve()
         result = run(chosen, history or [], top, guess, objective, hard, seconds)
     if json_output:
         data = result.to_json() | {"still_possible": list(result.secrets)}
@@ -68,16 +62,9 @@ def review(
     file: Annotated[
         Optional[Path], typer.Argument(help="The game: one GUESS ANSWER a line, as walk and play print them (default or -: standard input).", show_default=False)
     ] = None,
-    game: Annotated[
-        Optional[str],
-        typer.Option("--game", "-g", help="Preset: bulls-cows or mastermind (default: the game a session's first line names, else bulls-cows).", show_default=False),
-    ] = None,
-    length: Length = None,
-    symbols: Symbols = None,
-    repeats: Repeats = None,
-    words: Words = None,
-    guesses: Guesses = None,
-    rule: RuleName = None,
+    game: GameOptions = game_options(
+        None, "Preset: bulls-cows or mastermind (default: the game a session's first line names, else bulls-cows)."
+    ),
     secret: Annotated[Optional[str], typer.Option("--secret", help="The secret: then the file may hold the guesses alone.", show_default=False)] = None,
     objective: Objective = "expected",
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: value the game as if every guess had to be still possible; a game that broke it is refused.")] = False,
@@ -99,7 +86,7 @@ def review(
     from ..game import BactreeError
 
     with cli_errors():
-        asked = game_option(game, length, symbols, repeats, words, guesses, rule)
+        asked = game.resolve_or_none()
         if file is None or str(file) == "-":
             if sys.stdin.isatty():  # else a terminal waits in silence and the command looks hung
                 typer.echo("Reading the game from the terminal: type or paste its lines (GUESS ANSWER), then Ctrl-D "

@@ -24,7 +24,7 @@ from . import coach as cli_coach
 from . import crack as cli_crack
 from . import trees as cli_trees
 from .app import App, Group
-from .options import GameName, Guesses, Length, Repeats, RuleName, Symbols, Words, game_option, resolve_game
+from .options import GameOptions, game_options
 from .exits import cli_errors
 from ..compile_clock import announce
 from ..game import BUILD_LIMIT, BactreeError
@@ -72,13 +72,7 @@ def html(
         typer.Argument(help="Tree file, or a shipped tree's name (default: the game's best shipped tree).", show_default=False),
     ] = None,
     out: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
-    game: GameName = None,  # type: ignore[assignment]
-    length: Length = None,
-    symbols: Symbols = None,
-    repeats: Repeats = None,
-    words: Words = None,
-    guesses: Guesses = None,
-    rule: RuleName = None,
+    game: GameOptions = game_options(None),
 ) -> None:
     """Write one self-contained web page for a tree: play it, find a hidden secret, browse it, chart it.
 
@@ -93,7 +87,7 @@ def html(
     from ..walker import shipped_tree_path
 
     with cli_errors():
-        chosen = game_option(game, length, symbols, repeats, words, guesses, rule)
+        chosen = game.resolve_or_none()
         path = find_tree(file) if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
         page, doc = tree_page(path, chosen, rename=file is None)
         write_atomic(out, page.encode())
@@ -106,13 +100,7 @@ def walk(
         Optional[str],
         typer.Argument(help="Tree file, or a shipped tree's name (default: the game's best shipped tree: least height, then least total; for a small game with none, one built now).", show_default=False),
     ] = None,
-    game: GameName = None,  # type: ignore[assignment]
-    length: Length = None,
-    symbols: Symbols = None,
-    repeats: Repeats = None,
-    words: Words = None,
-    guesses: Guesses = None,
-    rule: RuleName = None,
+    game: GameOptions = game_options(None),
     secret: Annotated[
         Optional[str], typer.Option("--secret", help="Play this secret without asking and print the transcript.")
     ] = None,
@@ -129,7 +117,7 @@ def walk(
     from ..play import WalkSession, line_reader, walk_secret
 
     with cli_errors():
-        tree = cli_trees.game_tree(file, game_option(game, length, symbols, repeats, words, guesses, rule), lambda made: f"bactree walk {made}", note)
+        tree = cli_trees.game_tree(file, game.resolve_or_none(), lambda made: f"bactree walk {made}", note)
         show = code_painter(tree.game, sys.stdout)
         if secret is not None:
             walk_secret(tree, secret, typer.echo, show)
@@ -158,13 +146,7 @@ def play(
             help="solo: find the computer's secret; versus: race the computer; referee: two people, answers checked.",
         ),
     ] = Mode.solo,
-    game: GameName = None,  # type: ignore[assignment]
-    length: Length = None,
-    symbols: Symbols = None,
-    repeats: Repeats = None,
-    words: Words = None,
-    guesses: Guesses = None,
-    rule: RuleName = None,
+    game: GameOptions = game_options(None),
     seed: Annotated[Optional[int], typer.Option("--seed", help="Pick the computer's secret reproducibly.")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="After each guess, say how many secrets still fit.")] = False,
     coach: Annotated[bool, typer.Option("--coach", help="Solo: after each guess, its value against the best guess and its luck, as review says.")] = False,
@@ -188,7 +170,7 @@ def play(
 
     read = line_reader(not sys.stdin.isatty())  # from a pipe, what was read is echoed: the transcript keeps it
     with cli_errors():
-        chosen = game_option(game, length, symbols, repeats, words, guesses, rule)
+        chosen = game.resolve_or_none()
         if chosen is not None:
             chosen.check_size()  # every mode lists the codes; refuse a huge game before it starts
         if tree_file is not None and mode is not Mode.versus:
@@ -231,13 +213,7 @@ MaxGuesses = Annotated[
 def evaluate(
     strategy: StrategyOption = None,
     all_strategies: Annotated[bool, typer.Option("--all", help="Every strategy, plus the tree files of this game in --trees.")] = False,
-    game: GameName = "bulls-cows",
-    length: Length = None,
-    symbols: Symbols = None,
-    repeats: Repeats = None,
-    words: Words = None,
-    guesses: Guesses = None,
-    rule: RuleName = None,
+    game: GameOptions = game_options(),
     runs: Annotated[int, typer.Option("--runs", help="Games per secret for randomised strategies.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the randomised strategies.")] = 0,
     max_guesses: MaxGuesses = None,
@@ -258,7 +234,7 @@ def evaluate(
         from ..strategies import STRATEGIES, make_strategy
         from ..treefile import check_writable
 
-        the_game = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
+        the_game = game.resolve()
         if plot is not None:
             check_writable(plot)  # a typo in --plot fails now, not after the games
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
@@ -305,13 +281,7 @@ def evaluate(
 def compile_strategy(
     strategy: Annotated[str, typer.Option("--strategy", "-s", help="A deterministic strategy, e.g. knuth or entropy.", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The tree file to write.", show_default=False)],
-    game: GameName = "bulls-cows",
-    length: Length = None,
-    symbols: Symbols = None,
-    repeats: Repeats = None,
-    words: Words = None,
-    guesses: Guesses = None,
-    rule: RuleName = None,
+    game: GameOptions = game_options(),
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this. Default 1000000.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: the rule guesses only still-possible codes (the file says hard_mode: true).")] = False,
 ) -> None:
@@ -324,7 +294,7 @@ def compile_strategy(
         from ..strategies import make_strategy
         from ..treefile import dumps, write_atomic
 
-        the_game = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
+        the_game = game.resolve()
         doc = strategy_tree(make_strategy(strategy, the_game, hard=hard), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
         write_atomic(output, dumps(doc))
         stats = doc["stats"]
@@ -337,13 +307,7 @@ def compile_strategy(
 @app.command()
 def build(
     objective: Annotated[str, typer.Option("--objective", "-O", help="worst-case (least height) or expected (least total guesses).")] = "worst-case",
-    game: GameName = "bulls-cows",
-    length: Length = None,
-    symbols: Symbols = None,
-    repeats: Repeats = None,
-    words: Words = None,
-    guesses: Guesses = None,
-    rule: RuleName = None,
+    game: GameOptions = game_options(),
     tie_break: Annotated[Optional[str], typer.Option("--tie-break", help="With worst-case: among the least-height trees minimise these keys in order, comma-separated: nodes, total (guesses), crush (secrets at the least height), e.g. crush,total; or none (the least height only, for big games). Default nodes.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: every guess must be still possible given the answers so far.")] = False,
     max_guesses: Annotated[Optional[int], typer.Option("--max-guesses", help="Cap on any game's guesses (expected objective; with worst-case only checked against the least height, and recorded).")] = None,
@@ -382,7 +346,7 @@ def build(
     # SIGTERM stops a build like Ctrl-C: worker processes stopped, temporary files removed, no tree
     # file written (an existing one is left as it was), finished subproblems kept for --resume.
     with cli_errors() as raise_if_signalled:
-        chosen = resolve_game(game, length, symbols, repeats, words, guesses, rule=rule)
+        chosen = game.resolve()
         chosen.check_size(BUILD_LIMIT)  # a game too large is refused before the default folder is made
         began = time.perf_counter()
 
