@@ -45,14 +45,20 @@ class Objective:
     tie_breaks: tuple[str, ...] = ()
     hard_mode: bool = False
     max_guesses: int | None = None
+    # The first guess when the user fixed it (`optimal` is then among the trees that start with it); else None, and
+    # the field is left out of the file, so files built without it stay as they were.
+    first_guess: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        fields: dict[str, Any] = {
             "name": self.name,
             "tie_breaks": list(self.tie_breaks),
             "hard_mode": self.hard_mode,
             "max_guesses": self.max_guesses,
         }
+        if self.first_guess is not None:
+            fields["first_guess"] = self.first_guess
+        return fields
 
 
 @dataclass(frozen=True)

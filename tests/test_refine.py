@@ -211,17 +211,16 @@ def test_unknown_greedy_rule_is_refused_in_one_line(tmp_path) -> None:
     assert result.output.strip().splitlines() == ["Error: unknown greedy rule 'best': choose one of bound, entropy"]
 
 
-@pytest.mark.parametrize("first", [None, "112", "123"])
-def test_a_budgeted_build_splits_by_a_first_guess_symmetry_does_not_force(monkeypatch: pytest.MonkeyPatch, first) -> None:
-    """Mastermind: the given first guess (or the rule's), its parts refined; the bound covers every other first guess."""
+def test_a_budgeted_build_splits_by_a_first_guess_symmetry_does_not_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mastermind: the rule's first guess, its parts refined; the bound covers every other first guess."""
     game = Game(3, "12345", True)
     optimum = build(game, "expected", workers=1).stats["total_guesses"]
     monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
     messages: list[str] = []
-    doc = build(game, "expected", budget=0, workers=1, greedy="entropy", first_guess=first, progress=messages.append).document
+    doc = build(game, "expected", budget=0, workers=1, greedy="entropy", progress=messages.append).document
     check_document(doc)
     root = doc["root"]["guess"]
-    assert root == (first or Entropy(game).next_guess())
+    assert root == Entropy(game).next_guess() and "first_guess" not in doc["objective"]
     stats = doc["stats"]
     assert stats["lower_bound"] <= optimum <= stats["total_guesses"]
     # Each class's own bound is reported (the game's bound is the least over first-guess classes).
@@ -231,10 +230,25 @@ def test_a_budgeted_build_splits_by_a_first_guess_symmetry_does_not_force(monkey
     assert min(this, others) == stats["lower_bound"] and this <= stats["total_guesses"]
 
 
-def test_first_is_refused_without_a_budget(tmp_path) -> None:
-    result = CliRunner().invoke(app, ["build", "-O", "expected", "-n", "2", "--first", "01", "-o", str(tmp_path / "t.json")])
+@pytest.mark.parametrize("first", ["112", "123"])
+def test_a_budgeted_build_with_a_given_first_guess_bounds_its_trees_only(monkeypatch: pytest.MonkeyPatch, first) -> None:
+    """`--first CODE --budget`: the given guess's parts refined, the bound of the trees that start with it (at most
+    their least, the exact `--first` build's), and the file says so."""
+    game = Game(3, "12345", True)
+    least = build(game, "expected", workers=1, first_guess=first).stats["total_guesses"]
+    monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
+    messages: list[str] = []
+    doc = build(game, "expected", budget=0, workers=1, greedy="entropy", first_guess=first, progress=messages.append).document
+    check_document(doc)
+    assert doc["root"]["guess"] == first and doc["objective"]["first_guess"] == first
+    assert doc["stats"].get("lower_bound", least) <= least <= doc["stats"]["total_guesses"]
+    assert not any("any other" in message for message in messages)
+
+
+def test_first_all_is_refused_without_a_budget(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["build", "-O", "expected", "-n", "2", "--first", "all", "-o", str(tmp_path / "t.json")])
     assert result.exit_code == 2
-    assert result.output.strip().splitlines() == ["Error: --first is for budgeted expected builds: add -O expected --budget SETS"]
+    assert result.output.strip().splitlines() == ["Error: --first all is for budgeted expected builds: add -O expected --budget SETS"]
 
 
 def test_deeper_calls_cap_the_parts_bounded_two_guesses_deep(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -56,7 +56,7 @@ def reference_counts(game: Game, guesses: list[int], subset: list[int]) -> np.nd
 
 
 def draw_set(data: st.DataObject, game: Game, least: int = 1, secrets: bool = False) -> list[int]:
-    """Codes of `game` (or of its secrets only), ascending: `least` or more of them."""
+    """Codes of `game` (or of its secrets only, as every set a search splits is), ascending: `least` or more of them."""
     among = [i for i, code in enumerate(game.codes) if code in set(game.secret_codes)] if secrets else range(game.num_codes)
     return sorted(data.draw(st.lists(st.sampled_from(among), min_size=least, max_size=len(among), unique=True)))
 
@@ -77,10 +77,30 @@ def test_the_solver_holds_the_table_each_way_round() -> None:
 
 
 @KERNEL_SETTINGS
+@given(wordle_games(max_secrets=10, max_others=8))
+def test_the_table_scores_the_secrets_columns_and_by_secret_their_rows(game: Game) -> None:
+    """Only a possible secret is ever read as one: its column of the table (every guess scored by the rule) and its row
+    of `by_secret`; the other codes' are 0, never scored (a sixth of the work on the original Wordle lists)."""
+    solver = Solver(game)
+    secrets = solver.secrets.tolist()
+    every = list(range(game.num_codes))
+    assert solver.table[:, secrets].T.tolist() == reference_counts_by_pair(game, every, secrets)
+    assert np.array_equal(solver.by_secret[secrets], solver.table[:, secrets].T)
+    others = sorted(set(every) - set(secrets))
+    assert not solver.table[:, others].any() and not solver.by_secret[others].any()
+
+
+def reference_counts_by_pair(game: Game, guesses: list[int], secrets: list[int]) -> list[list[int]]:
+    """rows[s][g]: the slot of the answer secret s gives guess g, scored by the rule."""
+    codes = game.codes
+    return [[encode_answer(game, game.score(codes[g], codes[s])) for g in guesses] for s in secrets]
+
+
+@KERNEL_SETTINGS
 @given(wordle_games(max_secrets=14, max_others=8), st.data())
 def test_partition_counts_read_a_secrets_row(game: Game, data: st.DataObject) -> None:
     solver = Solver(game)
-    guesses, subset = draw_set(data, game), draw_set(data, game)
+    guesses, subset = draw_set(data, game), draw_set(data, game, secrets=True)
     expected = reference_counts(game, guesses, subset)
     got = _answer_kernels._partition_counts(solver.by_secret, np.array(guesses), np.array(subset), solver.num_slots)
     assert got.tolist() == expected.tolist()
@@ -91,7 +111,7 @@ def test_partition_counts_read_a_secrets_row(game: Game, data: st.DataObject) ->
 def test_guess_bases_and_fitting_guesses_equal_reference(game: Game, data: st.DataObject) -> None:
     search = CostSearch(Solver(game), TOTAL_GUESSES)
     solver = search.solver
-    guesses, subset = draw_set(data, game), draw_set(data, game)
+    guesses, subset = draw_set(data, game), draw_set(data, game, secrets=True)
     floor = search.part_floor_at(3)
     sums, largest, hits = _partition_kernels._guess_bases(
         solver.by_secret, np.array(subset), np.array(guesses), solver.solved, solver.num_slots, floor, search.orbit_of,
@@ -208,7 +228,7 @@ def test_cheap_bases_and_bases_below_equal_reference(game: Game, data: st.DataOb
 @given(wordle_games(max_secrets=14, max_others=8), st.data())
 def test_distinct_partitions_keep_the_first_guess_of_each(game: Game, data: st.DataObject) -> None:
     solver = Solver(game)
-    candidates, subset = draw_set(data, game), draw_set(data, game)
+    candidates, subset = draw_set(data, game), draw_set(data, game, secrets=True)
     seen: set = set()
     expected = []
     for g in candidates:

@@ -68,17 +68,18 @@ def _answer_table_by_counts(guesses, secrets, num_symbols):
 
 
 @njit(cache=True)
-def _marks_table(codes, num_symbols):
-    """Wordle's answers of every code (rows: guesses) to every code (columns: secrets), uint8: one mark a position,
-    G where the symbols agree, then left to right Y while the guess's symbol has copies left among the secret's
-    positions not marked G, else B; the marks read as digits in base 3 (B 0, G 1, Y 2), the first position first."""
+def _marks_table(codes, num_symbols, columns):
+    """Wordle's answers of every code (rows: guesses) to the codes `columns` (secrets), uint8, in a table of every code
+    both ways (the other columns 0): one mark a position, G where the symbols agree, then left to right Y while the
+    guess's symbol has copies left among the secret's positions not marked G, else B; the marks read as digits in
+    base 3 (B 0, G 1, Y 2), the first position first."""
     size, n = codes.shape
-    out = np.empty((size, size), np.uint8)
+    out = np.zeros((size, size), np.uint8)
     left = np.zeros(num_symbols, np.int32)
     green = np.zeros(n, np.bool_)
     for gi in range(size):
         g = codes[gi]
-        for si in range(size):
+        for si in columns:
             s = codes[si]
             for i in range(n):
                 green[i] = g[i] == s[i]

@@ -16,7 +16,7 @@ from ..search.height.finder import EVERY
 from ..search.height import solver as search_height
 from ..search.height.solver import SearchBudgetExceeded
 from ..search.height.refutations import kept_in
-from .openings import EVERY_FIRST_GUESS, chosen_first_guess, solve_every_first_guess
+from .openings import EVERY_FIRST_GUESS, chosen_first_guess, given_first_guess, solve_every_first_guess
 from .subproblems import find_by_first_answer, forced_first_guess, solve_by_first_answer
 from ..treefile import Node, Objective, document
 
@@ -100,11 +100,15 @@ def build(
     bound for more time; the tree may change too, as the deeper bounds
     steer the budgeted searches after them.
 
-    A budgeted expected build whose first guess symmetry does not force
-    (Mastermind) takes `first_guess`, or else the greedy rule's, and splits
-    by its answers the same way; every other first guess is bounded by one
-    guess of lookahead below each of its parts, so the lower bound holds for
-    the whole game. `first_guess` "all" refines every first guess's class
+    `first_guess` (a code) fixes the first guess of an expected build,
+    budgeted or exact: the parts of its answers are solved as above, and the
+    file records it (`objective.first_guess`), so that `optimal` and the
+    lower bound are of the trees that start with it. A budgeted expected
+    build whose first guess symmetry does not force (Mastermind) and that is
+    given none takes the greedy rule's and splits by its answers the same
+    way; every other first guess is bounded by one guess of lookahead below
+    each of its parts, so the lower bound holds for the whole game.
+    `first_guess` "all" refines every first guess's class
     that could give a better tree and keeps the best (`bactree.pipeline.openings`),
     each class saving its parts to a resume file of its own beside
     `checkpoint`.
@@ -140,11 +144,13 @@ def build(
         raise BactreeError(f"--budget must be at least 0, got {budget}")
     if greedy not in GREEDY_RULES:
         raise BactreeError(f"unknown greedy rule {greedy!r}: choose one of {', '.join(GREEDY_RULES)}")
-    if first_guess is not None:
-        if first_guess != EVERY_FIRST_GUESS:
-            game.parse_code(first_guess)
+    if first_guess == EVERY_FIRST_GUESS:
         if objective != "expected" or budget is None:
-            raise BactreeError("--first is for budgeted expected builds: add -O expected --budget SETS")
+            raise BactreeError("--first all is for budgeted expected builds: add -O expected --budget SETS")
+    elif first_guess is not None:
+        game.parse_code(first_guess)
+        if objective != "expected":
+            raise BactreeError("--first is for expected builds: add -O expected")
     if deeper_calls is not None:
         if deeper_calls < 0:
             raise BactreeError(f"--deeper-calls must be at least 0, got {deeper_calls}")
@@ -215,15 +221,21 @@ def _built(
         depth = solver.num_secrets if max_guesses is None else min(max_guesses, solver.num_secrets)
         recorded = Objective("expected", (), hard, max_guesses)
     say(f"minimising {cost_kind.name} within {depth} guesses")
+    given = first_guess not in (None, EVERY_FIRST_GUESS)
     first = forced_first_guess(solver) if objective == "expected" else None
     every = first_guess == EVERY_FIRST_GUESS and first is None
     others = INFINITE  # a proven lower bound of the trees whose first guess is not `first`
-    if first is not None and first_guess in (None, EVERY_FIRST_GUESS):
+    if given:
+        assert first_guess is not None
+        first = given_first_guess(solver, depth, first_guess)
+        recorded = Objective("expected", (), hard, max_guesses, game.codes[first])
+        say(f"first guess {game.codes[first]} (given: the trees that start with it only): one subproblem per answer")
+    elif first is not None:
         say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
     elif objective == "expected" and budget is not None and not every:
-        first, others = chosen_first_guess(solver, depth, greedy, first_guess)
-        chosen = "given" if first_guess is not None else f"the {greedy} rule's pick"
-        say(f"first guess {game.codes[first]} ({chosen}; any other costs at least {others}): one subproblem per answer")
+        first, others = chosen_first_guess(solver, depth, greedy)
+        say(f"first guess {game.codes[first]} (the {greedy} rule's pick; any other costs at least {others}): "
+            "one subproblem per answer")
     if every:
         assert budget is not None  # checked with the options
         root, cost, lower, searched = solve_every_first_guess(

@@ -1,9 +1,11 @@
 """First guesses of budgeted expected builds when symmetry does not force one (Mastermind).
 
 The least total of such a game is the least, over the first guesses' symmetry
-classes, of the least total of the trees that start with each. A build with
-`--first CODE` refines that class and bounds every other by one guess of
-lookahead (`chosen_first_guess`). With `--first all` it refines every class
+classes, of the least total of the trees that start with each. A budgeted
+build without `--first` refines the greedy rule's pick and bounds every other
+class by one guess of lookahead (`chosen_first_guess`). With `--first CODE`
+(budgeted or exact, `given_first_guess`) the trees are those that start with
+CODE only, and so is the lower bound. With `--first all` it refines every class
 whose lookahead bound is below the best tree found so far, the lowest bound
 first, and keeps the best tree (`solve_every_first_guess`): the whole game's
 lower bound is then the least of the classes' own, each the refined bound or,
@@ -28,25 +30,36 @@ Progress = Callable[[str], None]
 EVERY_FIRST_GUESS = "all"
 
 
-def chosen_first_guess(solver: Solver, depth: int, greedy: str, code: str | None = None) -> tuple[int, int]:
+def chosen_first_guess(solver: Solver, depth: int, greedy: str) -> tuple[int, int]:
     """(first guess, proven lower bound of every tree that starts with another) for a budgeted build.
 
-    The first guess is `code` if given, else the greedy rule's pick among
-    the first guesses (one per symmetry class). Any other first guess costs
-    at least its own cost plus one guess of lookahead below each of its
-    parts (`bactree.search.others_bound`), so the least of that bound and the
+    The first guess is the greedy rule's pick among the first guesses (one
+    per symmetry class). Any other first guess costs at least its own cost
+    plus one guess of lookahead below each of its parts
+    (`bactree.search.others_bound`), so the least of that bound and the
     chosen guess's proven one bounds the whole game.
     """
     search = CostSearch(solver, TOTAL_GUESSES, greedy_rule=greedy)
     everything = solver.secrets
     guesses, bases, _ = search.candidates(everything, depth, ())
-    if code is None:
-        first = greedy_order(search, everything, depth, (), guesses)[0]
-    else:
-        first = solver.game.code_index[solver.game.parse_code(code)]
-        if max(len(part) for part in solver.split(everything, first)) > solver.caps[depth - 1]:
-            raise BactreeError(f"first guess {code} leaves more secrets than {depth - 1} more guesses can solve")
+    first = greedy_order(search, everything, depth, (), guesses)[0]
     return first, others_bound(search, everything, depth, (), guesses, bases, first, INFINITE)
+
+
+def given_first_guess(solver: Solver, depth: int, code: str) -> int:
+    """The index of the first guess `code` the user fixed, once it can start a tree within `depth` guesses.
+
+    In hard mode it must be a possible secret; its largest part must fit
+    in `depth - 1` more guesses (`Solver.caps`), so that a tree exists.
+    """
+    game = solver.game
+    first = game.code_index[game.parse_code(code)]
+    shown = game.codes[first]
+    if solver.hard and first not in set(solver.secrets.tolist()):
+        raise BactreeError(f"first guess {shown} is not a possible secret: hard mode allows none other")
+    if max(len(part) for part in solver.split(solver.secrets, first)) > solver.caps[depth - 1]:
+        raise BactreeError(f"first guess {shown} leaves more secrets than {depth - 1} more guesses can solve")
+    return first
 
 
 def first_guess_bounds(solver: Solver, depth: int) -> list[tuple[int, int]]:

@@ -36,15 +36,18 @@ _worker_search: CostSearch | None = None
 _worker_memo: Path | None = None
 
 
-def _install_solver(game: Game, table: np.ndarray, hard: bool, memo: Path | None = None) -> None:
-    """Worker set-up, once per process: a solver over the build's answer table (shared, not rebuilt).
+def _install_solver(
+    game: Game, table: np.ndarray, hard: bool, memo: Path | None = None, by_secret: np.ndarray | None = None
+) -> None:
+    """Worker set-up, once per process: a solver over the build's answer table (shared, not rebuilt), and its
+    transpose `by_secret` when the rule has one of its own (Wordle: not transposed again in every worker).
 
     With `memo` (an exact build's memo file, `bactree.search.cost.memo_store`) the
     exact tasks' search starts from the values the file holds and keeps
     what it proves slowly in its own file beside it (MEMO.PID).
     """
     global _worker_solver, _worker_search, _worker_memo
-    _worker_solver, _worker_search, _worker_memo = Solver(game, hard=hard, table=table), None, memo
+    _worker_solver, _worker_search, _worker_memo = Solver(game, hard=hard, table=table, by_secret=by_secret), None, memo
 
 
 def _worker_report(tag: str) -> Progress:

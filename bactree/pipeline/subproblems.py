@@ -152,6 +152,7 @@ def solve_by_first_answer(
 
     todo = sorted(((part, answer) for part, answer in zip(parts, answers) if answer not in done), key=lambda pa: -len(pa[0]))
     began = time.perf_counter()
+    others = sum(map(len, parts))  # the secrets but the first guess, if it is one
 
     def finished(result: PartResult) -> None:
         done[result.answer] = result
@@ -161,7 +162,7 @@ def solve_by_first_answer(
         say(
             f"{len(done)}/{len(parts)} {game.codes[first]} {result.answer}: {result.size} secrets, "
             f"total {result.cost} ({proven}), {result.sets} sets, {result.seconds:.1f}s; "
-            f"{covered}/{len(solver.secrets) - 1} secrets done, their total between "
+            f"{covered}/{others} secrets done, their total between "
             f"{sum(r.lower_bound for r in done.values())} and {sum(r.cost for r in done.values())} "
             f"[{time.perf_counter() - began:.0f}s elapsed]"
         )
@@ -191,7 +192,8 @@ def solve_by_first_answer(
             # left (a resumed build), so that it still gets every worker.
             tasks = sum(len(part) if budget is None and len(part) >= BRANCH_MIN_SECRETS else 1 for part, _ in todo)
             slots = _task_slots(solver, tasks, workers, executor)
-            count = pool.start(_install_solver, (game, solver.table, solver.hard, memo), slots)
+            by_secret = None if solver.by_secret is solver.table else solver.by_secret
+            count = pool.start(_install_solver, (game, solver.table, solver.hard, memo, by_secret), slots)
             if executor != "local":
                 say(f"{count} {executor} workers started")
             index = {code: i for i, code in enumerate(game.codes)}

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
+import os
 from functools import cache
 from pathlib import Path
 
@@ -62,8 +64,35 @@ def code_digest(sources: list[str]) -> str:
     return hashlib.sha256("\n".join(digests).encode()).hexdigest()[:32]
 
 
+# Where `search_code` keeps its last result, by the raw sources' digest (beside numba's cache of this folder's kernels):
+# parsing and printing every covered module back takes about 2 s of CPU (a tenth of an exact Wordle proof), reading
+# and hashing them a few milliseconds.
+CACHE_FILE = Path(__file__).resolve().parent / "__pycache__" / "search-code.json"
+
+
 @cache
 def search_code() -> str:
-    """The digest of this installation's search code (`COVERED`): what files of claims record and are checked against."""
+    """The digest of this installation's search code (`COVERED`): what files of claims record and are checked against.
+
+    Taken from `CACHE_FILE` when the covered modules' text is byte for byte
+    what it was computed from (so never stale), else computed and kept
+    there if the folder is writable.
+    """
     paths = sorted(path for folder in COVERED for path in (PACKAGE / folder).rglob("*.py"))
-    return code_digest([path.read_text() for path in paths])
+    sources = [path.read_text() for path in paths]
+    raw = hashlib.sha256("\0".join(sources).encode()).hexdigest()
+    try:
+        kept = json.loads(CACHE_FILE.read_text())
+        if kept.get("sources") == raw and isinstance(kept.get("code"), str):
+            return kept["code"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    code = code_digest(sources)
+    try:
+        CACHE_FILE.parent.mkdir(exist_ok=True)
+        partial = CACHE_FILE.with_name(f"{CACHE_FILE.name}.{os.getpid()}")
+        partial.write_text(json.dumps({"sources": raw, "code": code}))
+        partial.replace(CACHE_FILE)
+    except OSError:
+        pass
+    return code
