@@ -35,12 +35,13 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from process_clock import timed  # scripts/, beside this one
 
 
 def environment() -> str:
@@ -107,27 +108,6 @@ class Cell:
     @property
     def cpu(self) -> float:
         return statistics.median(run.cpu for run in self.runs)
-
-
-def timed(command: list[str], timeout: float | None, env: dict[str, str] | None = None) -> tuple[float, float, str, int]:
-    """(wall, CPU of the process and the children it waited for, stdout, status); status -9 past `timeout`."""
-    with tempfile.TemporaryFile() as out:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
-        deadline = None if timeout is None else start + timeout
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG if deadline else 0)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                process.kill()
-                pid, status, usage = os.wait4(process.pid, 0)
-                break
-            time.sleep(0.02)
-        process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
-        wall = time.perf_counter() - start
-        out.seek(0)
-        return wall, usage.ru_utime + usage.ru_stime, out.read().decode(errors="replace"), process.returncode
 
 
 # -- what each program prints -------------------------------------------------------------------------------
@@ -231,7 +211,8 @@ def measure(games: list[Game], peers: dict[str, str], repeats: int, timeout: flo
     for game in games:
         for _ in range(repeats):
             for name, command in commands(game, peers).items():
-                wall, cpu, text, status = timed(command, timeout)
+                run = timed(command, timeout)
+                wall, cpu, text, status = run.wall, run.cpu, run.out, run.status
                 if name == "bactree":
                     answer = (bactree_height if game.key.endswith("worst") else bactree_answer)(text)
                 else:
@@ -297,7 +278,7 @@ def self_test() -> None:
         assert row.startswith("| 3 of 10 (expected) | ") and "answered" not in row, text
         ratio = float(row.rstrip(" |").rsplit("| ", 1)[1])
         assert abs(ratio - cells["3x10", "mmstrat"].cpu / cells["3x10", "bactree"].cpu) < 0.01, text
-        assert rust_answer(timed([peers["rust"]], 60)[2]) == 6
+        assert rust_answer(timed([peers["rust"]], 60).out) == 6
         wrong = Cell([Run(1.0, 1.0, 6, "answered 6")])
         assert flag(wrong) == " (answered 6)"
     print(text)
@@ -332,7 +313,7 @@ def main() -> None:
     games = [known[key] for key in wanted]
     warm = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     for objective in sorted({game.bactree[game.bactree.index("-O") + 1] for game in games}):  # each objective's kernels cached
-        timed(bactree_build(("-n", "3", "-O", objective)), None, warm)
+        timed(bactree_build(("-n", "3", "-O", objective)), env=warm)
     cells = measure(games, peers, args.repeats, args.timeout)
     shown = [name for name in peers if any((game.key, name) in cells for game in games)]
     print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, medians of {args.repeats} runs; CPU = user + system")

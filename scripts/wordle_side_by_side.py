@@ -42,9 +42,10 @@ import shlex
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from process_clock import timed  # scripts/, beside this one
 
 DEFAULT_FOLDER = Path("/work/peers/wordle")
 HIDDEN, ALLOWED, PROVEN = "wordlist_orig_hidden", "wordlist_orig_all", "normal.top105.proven"
@@ -65,29 +66,6 @@ class Run:
     cpu: float
     wall: float
     note: str = ""  # why there is no total: a failure's last line, a timeout
-
-
-def timed(command: list[str], cwd: Path | None, timeout: float | None) -> tuple[float, float, str, str, int]:
-    """(CPU with children, wall, stdout, stderr, exit status) of one process; status -9 past `timeout`."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        deadline = None if timeout is None else start + timeout
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG if deadline else 0)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                process.kill()
-                pid, status, usage = os.wait4(process.pid, 0)
-                break
-            time.sleep(0.02)
-        process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
-        wall = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
-        text = out.read().decode(errors="replace"), err.read().decode(errors="replace")
-        return usage.ru_utime + usage.ru_stime, wall, *text, process.returncode
 
 
 def last_line(text: str) -> str:
@@ -149,20 +127,20 @@ def bactree_command(bactree: list[str], folder: Path, word: str, output: Path, m
 
 
 def run_selby(binary: Path, word: str, max_guesses: int | None, timeout: float | None) -> Run:
-    cpu, wall, out, err, status = timed(selby_command(binary, word, max_guesses), binary.parent, timeout)
-    total = selby_total(out) if status == 0 else None
-    note = "timed out" if status == -9 else ("" if total is not None else f"exit {status}: {last_line(err or out)}")
-    return Run(total, cpu, wall, note)
+    run = timed(selby_command(binary, word, max_guesses), timeout, cwd=binary.parent)
+    total = selby_total(run.out) if run.status == 0 else None
+    note = "timed out" if run.status == -9 else ("" if total is not None else f"exit {run.status}: {last_line(run.err or run.out)}")
+    return Run(total, run.cpu, run.wall, note)
 
 
 def run_bactree(bactree: list[str], folder: Path, word: str, max_guesses: int | None, timeout: float | None,
                 scratch: Path) -> Run:
     output = scratch / f"{word}.json"
-    cpu, wall, out, err, status = timed(bactree_command(bactree, folder, word, output, max_guesses), None, timeout)
-    if status != 0:
-        return Run(None, cpu, wall, "timed out" if status == -9 else f"exit {status}: {last_line(err or out)}")
+    run = timed(bactree_command(bactree, folder, word, output, max_guesses), timeout)
+    if run.status != 0:
+        return Run(None, run.cpu, run.wall, "timed out" if run.status == -9 else f"exit {run.status}: {last_line(run.err or run.out)}")
     total, note = tree_total(output, word)
-    return Run(total, cpu, wall, note)
+    return Run(total, run.cpu, run.wall, note)
 
 
 def warm_up(bactree: list[str], folder: Path, word: str, scratch: Path) -> None:
