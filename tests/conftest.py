@@ -10,8 +10,23 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.register_profile("local")
 settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "local")
+
+
+@pytest.fixture(params=["kernel", "python"])
+def search_paths(request, monkeypatch):
+    """Each search test twice: as shipped, and with the Python levels everywhere (the kernels' depth and set sizes at
+    their least, so every set is searched by the symmetry-pruned Python code)."""
+    from bactree.search.cost import search as cost
+    from bactree.search.height import solver as search_height
+
+    if request.param == "python":
+        monkeypatch.setattr(search_height, "KERNEL_DEPTH", 1)
+        monkeypatch.setattr(cost, "SYMMETRY_MIN_SET", 3)
+        monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
+    return request.param

@@ -180,17 +180,6 @@ def test_the_pruning_each_rule_allows() -> None:
 EVERY_CODE = [Game(2, "0123", False), Game(3, "0123", False), Game(2, "1234", True), Game(3, "123", True)]
 
 
-@pytest.fixture(params=["kernel", "python"])
-def search_paths(request, monkeypatch):
-    """As shipped, and with the Python levels everywhere (the kernels' depth and set sizes at their least)."""
-    from bactree.search.cost import search as cost
-
-    if request.param == "python":
-        monkeypatch.setattr(search_height, "KERNEL_DEPTH", 1)
-        monkeypatch.setattr(cost, "SYMMETRY_MIN_SET", 3)
-        monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
-    return request.param
-
 
 def _with_rule(game: Game, rule: str) -> Game:
     return Game(game.length, game.symbols, game.repeats, game.secrets, game.guesses, rule)

@@ -17,7 +17,7 @@ from naive_search import (
 from bactree.pipeline.build import build
 from bactree.game.codes import code_array
 from bactree.game import BactreeError, Game
-from bactree.search.cost import search as cost, cost_model
+from bactree.search.cost import cost_model
 from bactree.search.height import solver as search_height
 from bactree.search._symmetry import _canonical_mask
 from bactree.treefile import check_document, dumps
@@ -31,15 +31,6 @@ TINY_GAMES = [
     Game(3, "123", True),
 ]
 
-
-@pytest.fixture(params=["kernel", "python"])
-def search_paths(request, monkeypatch):
-    """Run each test twice: as shipped, and with the symmetry-pruned Python levels everywhere."""
-    if request.param == "python":
-        monkeypatch.setattr(search_height, "KERNEL_DEPTH", 1)
-        monkeypatch.setattr(cost, "SYMMETRY_MIN_SET", 3)
-        monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
-    return request.param
 
 
 @pytest.mark.parametrize("game", TINY_GAMES, ids=str)

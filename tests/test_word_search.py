@@ -12,28 +12,18 @@ word), through the kernels and through the Python levels alike.
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from game_strategies import word_games
-from naive_search import min_chain_tree, min_height, tree_to_nodes
+from build_checks import check_capped, check_least_height, check_least_total
+from naive_search import min_chain_tree, min_height
 
 from bactree.game import Game, word_game
 from bactree.pipeline.build import build
 from bactree.search import TOTAL_GUESSES
 from bactree.search.cost import search as cost
 from bactree.search.height import solver as search_height
-from bactree.treefile import check_document
 
-
-@pytest.fixture(params=["kernel", "python"])
-def search_paths(request, monkeypatch):
-    """As shipped, and with the Python levels everywhere (the kernels' depth and set sizes at their least)."""
-    if request.param == "python":
-        monkeypatch.setattr(search_height, "KERNEL_DEPTH", 1)
-        monkeypatch.setattr(cost, "SYMMETRY_MIN_SET", 3)
-        monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
-    return request.param
 
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -42,35 +32,19 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 @SETTINGS
 @given(game=word_games(), hard=st.booleans())
 def test_least_total_matches_brute_force(game: Game, hard: bool, search_paths: str) -> None:
-    figures, tree = min_chain_tree(game, None, ("total",), hard)
-    result = build(game, "expected", hard=hard)
-    assert result.stats["total_guesses"] == figures[0]
-    assert result.document["root"] == tree_to_nodes(tree)
-    assert result.document["optimal"] is True
-    check_document(result.document)
+    check_least_total(game, hard)
 
 
 @SETTINGS
 @given(game=word_games(), hard=st.booleans(), chain=st.sampled_from([("nodes",), ("total",), ("crush", "total")]))
 def test_least_height_and_tie_breaks_match_brute_force(game: Game, hard: bool, chain: tuple[str, ...], search_paths: str) -> None:
-    height = min_height(game, hard)
-    figures, tree = min_chain_tree(game, height, chain, hard)
-    result = build(game, "worst-case", ",".join(chain), hard=hard)
-    doc = result.document
-    assert doc["stats"]["max_guesses"] == height
-    assert doc["root"] == tree_to_nodes(tree)
-    assert doc["optimal"] is True
-    check_document(doc)
+    check_least_height(game, hard, chain)
 
 
 @SETTINGS
 @given(game=word_games(), hard=st.booleans(), slack=st.integers(0, 1))
 def test_a_cap_on_guesses_matches_brute_force(game: Game, hard: bool, slack: int) -> None:
-    cap = min_height(game, hard) + slack
-    figures, tree = min_chain_tree(game, cap, ("total",), hard)
-    result = build(game, "expected", max_guesses=cap, hard=hard)
-    assert result.stats["total_guesses"] == figures[0]
-    assert result.document["root"] == tree_to_nodes(tree)
+    check_capped(game, hard, min_height(game, hard) + slack)
 
 
 def test_the_rules_that_take_relabellings_are_off_for_a_word_list() -> None:

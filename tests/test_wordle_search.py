@@ -16,22 +16,18 @@ Python levels.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from game_strategies import word_games
-from naive_search import min_chain_tree, min_height, tree_to_nodes
+from build_checks import check_capped, check_least_height, check_least_total
+from naive_search import min_height
 from test_class_caps import class_caps_reference
 
 from bactree.game import Game, word_game
 from bactree.game.codes import answer_table, encode_answer, num_slots
 from bactree.game.words import read_word_list
-from bactree.pipeline.build import build
 from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, _partition_kernels
 from bactree.search.cost import _base_kernels, _cost_kernels
-from bactree.search.cost import search as cost
-from bactree.search.height import solver as search_height
-from bactree.treefile import check_document
 from bactree.game import _answer_kernels
 
 
@@ -267,47 +263,23 @@ def test_class_caps_too_large_to_count_are_the_class_sizes() -> None:
     assert caps.at(5).tolist() == caps.sizes.tolist() and (caps.at(1) == np.minimum(caps.sizes, 1)).all()
 
 
-@pytest.fixture(params=["kernel", "python"])
-def search_paths(request, monkeypatch):
-    """As shipped, and with the Python levels everywhere (the kernels' depth and set sizes at their least)."""
-    if request.param == "python":
-        monkeypatch.setattr(search_height, "KERNEL_DEPTH", 1)
-        monkeypatch.setattr(cost, "SYMMETRY_MIN_SET", 3)
-        monkeypatch.setattr(cost, "KERNEL_MAX_SET", 2)
-    return request.param
-
 
 @SEARCH_SETTINGS
 @given(game=wordle_games(), hard=st.booleans())
 def test_least_total_matches_brute_force(game: Game, hard: bool, search_paths: str) -> None:
-    figures, tree = min_chain_tree(game, None, ("total",), hard)
-    result = build(game, "expected", hard=hard)
-    assert result.stats["total_guesses"] == figures[0]
-    assert result.document["root"] == tree_to_nodes(tree)
-    assert result.document["optimal"] is True
-    check_document(result.document)
+    check_least_total(game, hard)
 
 
 @SEARCH_SETTINGS
 @given(game=wordle_games(), hard=st.booleans(), chain=st.sampled_from([("nodes",), ("total",), ("crush", "total")]))
 def test_least_height_and_tie_breaks_match_brute_force(game: Game, hard: bool, chain: tuple[str, ...], search_paths: str) -> None:
-    height = min_height(game, hard)
-    figures, tree = min_chain_tree(game, height, chain, hard)
-    result = build(game, "worst-case", ",".join(chain), hard=hard)
-    assert result.document["stats"]["max_guesses"] == height
-    assert result.document["root"] == tree_to_nodes(tree)
-    assert result.document["optimal"] is True
-    check_document(result.document)
+    check_least_height(game, hard, chain)
 
 
 @SEARCH_SETTINGS
 @given(game=wordle_games(), hard=st.booleans(), slack=st.integers(0, 1))
 def test_a_cap_on_guesses_matches_brute_force(game: Game, hard: bool, slack: int) -> None:
-    cap = min_height(game, hard) + slack
-    figures, tree = min_chain_tree(game, cap, ("total",), hard)
-    result = build(game, "expected", max_guesses=cap, hard=hard)
-    assert result.stats["total_guesses"] == figures[0]
-    assert result.document["root"] == tree_to_nodes(tree)
+    check_capped(game, hard, min_height(game, hard) + slack)
 
 
 def test_the_table_read_the_wrong_way_round_is_caught() -> None:
