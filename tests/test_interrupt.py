@@ -70,9 +70,9 @@ def _session_processes(session: int) -> list[str]:
 
 
 def kept_files(folder: Path) -> list[str]:
-    """The files left in `folder`, but the workers' memo files (`out.json.resume.memo.PID`): an exact build keeps the
-    values of the sets that took a worker `memo_store.KEEP_SECONDS` or more there for `--resume`, so whether any is left depends on the
-    machine's speed, not on a clean stop."""
+    """The files left in `folder`, but the workers' memo files (`out.json.resume.memo.PID`): an exact build keeps
+    there, for `--resume`, the values of the sets that took a worker `memo_store.KEEP_SECONDS` or more, so whether
+    any is left depends on the machine's speed, not on a clean stop."""
     return sorted(p.name for p in folder.iterdir() if not p.name.startswith("out.json.resume.memo."))
 
 
