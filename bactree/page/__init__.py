@@ -16,7 +16,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..coach.book import Book
 from ..game import Game, InvalidGameError
 from ..pegs import peg_colours
 from ..shipped import shipped_trees
@@ -70,6 +69,8 @@ def tree_page(path: str | os.PathLike[str], game: Game | None = None, rename: bo
 def page_book(game: Game, symbols: str) -> dict[str, Any] | None:
     """The shipped book of `game`'s least totals in normal play (what Find mine's verdicts are, whatever the tree), its
     codes relabelled to `symbols` (symbol for symbol, so canonical histories stay canonical), or None if none."""
+    from ..coach.book import Book  # here, not at the top: the coach package loads the search (numpy, numba)
+
     book = Book.shipped(game, "expected", False)
     if book is None:
         return None
