@@ -48,9 +48,10 @@ def test_trees_lists_every_shipped_tree_by_name() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert [line.split()[0] for line in lines[1:]] == [p.stem for p in sorted((REPO / "trees").glob("*.json"))]
-    assert "bulls-cows-4x10-expected         4 of '0123456789', no repeats  expected                       7   26274  yes" in lines
-    assert "bulls-cows-5x10-expected         5 of '0123456789', no repeats  expected                       8  171590  no (>= 169928)" in lines
-    assert "mastermind-4x6-expected-max5     4 of '123456', repeats         expected, max 5                5    5626  yes" in lines
+    assert "bulls-cows-4x10-expected         4 of '0123456789', no repeats              expected                       7   26274  yes" in lines
+    assert "bulls-cows-5x10-expected         5 of '0123456789', no repeats              expected                       8  171590  no (>= 169928)" in lines
+    assert "mastermind-4x6-expected-max5     4 of '123456', repeats                     expected, max 5                5    5626  yes" in lines
+    assert "words-en-5-jotto-jotto-expected  1,874 words of 5 letters, scored by jotto  expected                      10   11895  no (>= 10281)" in lines  # a tree of another rule is listed too
 
 
 def test_trees_refuses_a_missing_folder(tmp_path: Path) -> None:
