@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..compile_clock import Deadline
-from ..game.codes import encode_answer
+from ..game.codes import answer_row, encode_answer
 from ..game import Game
 from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_total
 from ..search.cost.search import BudgetExceeded
@@ -42,10 +42,11 @@ from .tree_values import EXPECTED, WORST_CASE, OnTree, TreeValues
 OBJECTIVES = (EXPECTED, WORST_CASE)
 # Worst case: levels past the least height searched for more guesses to list.
 EXTRA_LEVELS = 2
-# The largest answer table (one byte an entry) for which an engine builds the search's aids made for the whole game:
-# the table's regrouped copy (`Solver.grouped`) and the bounds by answer class (`Solver.class_caps`). On 5 of 10 and
-# Mastermind 5x8 they take 0.9-1.1 GB and 3-12 s, more than a time-limited analysis gains from their tighter or faster
-# bounds (issue 60); 5 of 9 (0.23 GB) keeps them.
+# The largest answer table (one byte an entry) for which an engine builds the whole game's table and the search's aids
+# made for the whole game: the table's regrouped copy (`Solver.grouped`) and the bounds by answer class
+# (`Solver.class_caps`). On 5 of 10 and Mastermind 5x8 the table alone takes 0.9-1.1 GB and 2-5 s, the aids as much
+# again and up to 12 s, more than a time-limited analysis gains (issue 60); 5 of 9 (0.23 GB) keeps them. Past it an
+# expected analysis searches each position on a table of its own secrets' columns (`Solver(secrets=...)`).
 WHOLE_GAME_AIDS_MAX_BYTES = 256 * 2 ** 20
 
 
@@ -76,42 +77,87 @@ class Ranking:
     timed_out: bool
 
 
+def subtables_fit(game: Game, objective: str) -> bool:
+    """Whether an engine may search `game` on tables of a position's secrets (`Solver(secrets=...)`): expected length
+    over codes whose answers follow from the bulls and cows (every preset but word lists and Wordle's marks). The
+    worst case keeps the whole game: its bounds by answer class (`ClassCaps`) count over the whole game's secrets."""
+    rule = game.rule
+    return (objective == EXPECTED and not game.has_lists and rule.mutual
+            and rule.slot_of_bulls_cows(0, 0, game.length) is not None)
+
+
 class Engine:
-    """Exact values for one game, objective and mode; the search's memos live as long as the engine."""
+    """Exact values for one game, objective and mode; the search's memos live as long as the engine (or, searching on
+    tables of a position's secrets, as long as the positions it ranks fall within the secrets of its table)."""
 
     def __init__(
         self, game: Game, objective: str = EXPECTED, hard: bool = False, tree: TreeValues | None = None,
-        book: Book | None = None,
+        book: Book | None = None, subtables: bool | None = None,
     ) -> None:
+        """`subtables`: search each position on a table of its own secrets (`Solver(secrets=...)`) rather than the
+        whole game's; None: so on games whose table is over `WHOLE_GAME_AIDS_MAX_BYTES`, where `subtables_fit`."""
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}")
         self.game, self.objective, self.hard = game, objective, hard
         aids = game.num_codes ** 2 <= WHOLE_GAME_AIDS_MAX_BYTES
-        self.solver = Solver(game, hard=hard, regroup=aids)
-        self.search = CostSearch(self.solver, TOTAL_GUESSES, class_bounds=aids)
+        if subtables is None:
+            subtables = not aids and subtables_fit(game, objective)
+        elif subtables and not subtables_fit(game, objective):
+            raise ValueError(f"no tables of some secrets for {objective} on {game}")
+        self.subtables = subtables
+        self.num_secrets = len(game.secret_codes)  # the whole game's: depths do not depend on the table searched
+        self._local: np.ndarray | None = None  # subtables: the solver's number of each code of `game.codes`
+        if not subtables:
+            self._use(Solver(game, hard=hard, regroup=aids), class_bounds=aids)
         if tree is not None and tree.objective != objective:
             raise ValueError(f"a tree for {tree.objective!r} cannot value {objective!r}")
         if book is not None and (book.game, book.objective, book.hard) != (game, objective, hard):
             raise ValueError(f"the book {book.name} is for another game, objective or mode")
         self.tree, self.book = tree, book
-        self.table = self.solver.table
-        self.index = game.code_index
         self._totals: dict[int, int] = {}  # subtree totals of the tree, by node id
         self._floor = INFINITE  # the last ranking's least bound of the guesses it did not value
         self._classes: GuessClasses | None = None  # the classes of alike guesses on the set ranked last
 
+    def _use(self, solver: Solver, class_bounds: bool = False) -> None:
+        """Search with `solver` from now on (a new one: no memo of the last)."""
+        self.solver = solver
+        self.search = CostSearch(solver, TOTAL_GUESSES, class_bounds=class_bounds)
+        self.table = solver.table
+        self.index = self.game.code_index if solver.order is None else dict(zip(solver.names, range(solver.num_codes)))
+
     # -- positions ------------------------------------------------------
     def subset(self, pairs: tuple[Pair, ...]) -> np.ndarray:
-        """The still-possible secrets after `pairs`, as code indices."""
-        subset = self.solver.secrets
+        """The still-possible secrets after `pairs`, as the solver's code numbers.
+
+        Searching on tables of a position's secrets, first a solver of those
+        secrets (their columns of the table: `Solver(secrets=...)`), unless
+        the last one's secrets hold them: then its memos carry over, as on
+        the whole game's table (which is what a position of every secret,
+        the start, is searched on).
+        """
+        if not self.subtables:
+            subset = self.solver.secrets
+            for guess, answer in pairs:
+                subset = subset[self.table[self.index[guess], subset] == encode_answer(self.game, answer)]
+            return subset
+        game = self.game
+        secrets = np.arange(game.num_codes, dtype=np.int64)
         for guess, answer in pairs:
-            subset = subset[self.table[self.index[guess], subset] == encode_answer(self.game, answer)]
-        return subset
+            secrets = secrets[answer_row(game, game.code_index[guess])[secrets] == encode_answer(game, answer)]
+        if self._local is not None:
+            local = self._local[secrets]
+            if (local < self.solver.num_secrets).all():
+                return np.sort(local)
+        whole = len(secrets) == game.num_codes
+        self._use(Solver(game, hard=self.hard, regroup=False, secrets=None if whole else secrets))
+        order = self.solver.order
+        self._local = np.arange(game.num_codes, dtype=np.int64) if order is None else np.argsort(order)
+        return self.solver.secrets.copy()
 
     def _depth(self, guesses: int, size: int) -> int:
         """Guesses allowed below a position: no cap in effect (at least one more than the secrets), and the
         same for a part and for the position it becomes, so that a review's memos carry over."""
-        return min(self.solver.num_secrets, max(self.solver.num_secrets - guesses, size + 1))
+        return min(self.num_secrets, max(self.num_secrets - guesses, size + 1))
 
     def rank(self, pairs: tuple[Pair, ...], top: int, named: str | None, seconds: float | Deadline) -> Ranking:
         """The `top` best guesses after `pairs` and the value of `named`, searching for at most `seconds` more
@@ -155,10 +201,12 @@ class Engine:
                 named_value = Value(max(named_value.lower, self.tree.total_lower(on)), named_value.upper)
             uppers = [v.upper for v in known.values() if v.upper is not None]
             best_value = Value(min([v.lower for v in known.values()] + [self._floor]), min(uppers, default=None))
-        back = symmetry.inverse()
+        back, names = symmetry.inverse(), self.solver.names
         possible = set(subset.tolist())
-        order = sorted(known.items(), key=lambda kv: (kv[1].lower, kv[1].upper is None, kv[0] not in possible, kv[0]))
-        best = [(back(self.game.codes[g]), value) for g, value in order[:top]]
+        code_order = self.solver.order if self.solver.order is not None else range(self.solver.num_codes)
+        order = sorted(known.items(),
+                       key=lambda kv: (kv[1].lower, kv[1].upper is None, kv[0] not in possible, code_order[kv[0]]))
+        best = [(back(names[g]), value) for g, value in order[:top]]
         source = f"book {self.book.name}" if booked is not None else f"tree {self.tree.name}" if on is not None else None
         return Ranking(best, named_value, best_value, source, timed_out)
 
@@ -273,7 +321,7 @@ class Engine:
         found = self._alike(guess, known)
         if found is not None:
             return found
-        codes = self.game.codes
+        codes = self.solver.names
         for other, value in known.items():
             if least_image(self.game, codes[other], fixed) == codes[guess]:
                 return value

@@ -138,6 +138,32 @@ def _answer_table(packed, length, multiset, common):
 
 
 @njit(cache=True)
+def _answer_columns(packed, length, multiset, common, count):
+    """`_answer_table`'s answers of every code (rows: guesses) to its first `count` codes (columns: the secrets at
+    hand), and the same answers with a secret's row to every guess (`count` rows): both orientations of a mutual rule's
+    table restricted to those secrets, written together a tile at a time."""
+    size = packed.shape[0]
+    low7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+    ones = np.uint64(0x0101010101010101)
+    table = np.empty((size, count), np.uint8)
+    by_secret = np.empty((count, size), np.uint8)
+    for top in range(0, count, _TILE):
+        for left in range(0, size, _TILE):
+            for si in range(top, min(top + _TILE, count)):
+                shared = common[multiset[si]]
+                for gi in range(left, min(left + _TILE, size)):
+                    differ = 0
+                    for w in range(packed.shape[1]):
+                        x = packed[gi, w] ^ packed[si, w]
+                        high = ((((x & low7) + low7) | x) >> np.uint64(7)) & ones
+                        differ += np.int64((high * ones) >> np.uint64(56))
+                    answer = (length - differ) * length + shared[multiset[gi]]
+                    by_secret[si, gi] = answer
+                    table[gi, si] = answer
+    return table, by_secret
+
+
+@njit(cache=True)
 def _columns_in_order(table, order):
     """`table[:, order]`, C-contiguous: row by row, a few times faster than numpy's column gather on large tables."""
     out = np.empty((table.shape[0], order.shape[0]), table.dtype)

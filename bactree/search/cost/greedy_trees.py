@@ -37,21 +37,21 @@ def greedy_tree(search: SearchState, subset: np.ndarray, depth: int, history: tu
     it). Remembered per (set, depth, history), so that `refine`, which
     asks again for each part, walks the greedy tree once.
     """
-    game = search.solver.game
+    names = search.solver.names
     s = len(subset)
     if s == 1:
-        return int(search.floor_at(depth)[1]), node(game.codes[int(subset[0])])
+        return int(search.floor_at(depth)[1]), node(names[int(subset[0])])
     if s <= search.kernel_max_set:
         cost = search.solve(subset, depth, INFINITE, history, kernel=False)
         if cost >= INFINITE:  # no tree within `depth`: the caller tries its next guess
-            return INFINITE, node(game.codes[int(subset[0])])
+            return INFINITE, node(names[int(subset[0])])
         return cost, search.tree(subset, depth, history)
     key = (subset.tobytes(), depth, history)
     known = search.greedy_tree_memo.get(key)
     if known is None:
         cost, guess, below = _greedy_step(search, subset, depth, history, greedy_tree)
         children = {search.solver.answer_to(guess, part): sub_node for part, (_, sub_node) in below}
-        known = search.greedy_tree_memo[key] = cost, node(game.codes[guess], children)
+        known = search.greedy_tree_memo[key] = cost, node(names[guess], children)
     return known
 
 

@@ -59,7 +59,7 @@ def _refined(
     s = len(subset)
     if s == 1:
         alone = int(search.floor_at(depth)[1])
-        return alone, alone, node(search.solver.game.codes[int(subset[0])])
+        return alone, alone, node(search.solver.names[int(subset[0])])
     if s <= cost.KERNEL_MAX_SET or budget > 0:  # with no budget, a large set's search stops at once
         greedy_cost, _ = greedy_tree(search, subset, depth, history)
         search.budget = search.nodes_searched + budget
@@ -83,4 +83,4 @@ def _refined(
     lower = others_bound(search, subset, depth, history, guesses, bases, guess, lower, deeper_calls=deeper_calls)
     if search.progress and s >= REPORT_MIN_SET:
         search.progress(f"{len(subset)} secrets past the budget: total {total}, lower bound {lower}")
-    return total, lower, node(search.solver.game.codes[guess], children)
+    return total, lower, node(search.solver.names[guess], children)

@@ -429,7 +429,7 @@ class CostSearch:
         if now - self._last_report < REPORT_SECONDS:
             return
         self._last_report = now
-        codes = self.solver.game.codes
+        codes = self.solver.names
         path = history + (guess,)
         where = " ".join(codes[g] for g in path[:4]) + (" ..." if len(path) > 4 else "")
         found = "none yet" if best is None else str(best)
@@ -470,9 +470,8 @@ class CostSearch:
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
         """The tree of least cost for `subset`, read back from the search (lowest code on ties)."""
-        game = self.solver.game
         if len(subset) == 1:
-            return node(game.codes[int(subset[0])])
+            return node(self.solver.names[int(subset[0])])
         _, guess = self.best_guess(subset, depth, history)
         return self.tree_after(subset, depth, guess, history)
 
@@ -482,7 +481,7 @@ class CostSearch:
             self.solver.answer_to(guess, part): self.tree(part, depth - 1, history + (guess,))
             for part in self.solver.split(subset, guess)
         }
-        return node(self.solver.game.codes[guess], children)
+        return node(self.solver.names[guess], children)
 
     def best_guess(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> tuple[int, int]:
         """(least cost, lowest guess reaching it) for `subset` within `depth` guesses."""

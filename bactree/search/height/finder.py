@@ -174,9 +174,9 @@ class TreeFinder:
 
     def tree(self, subset: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> Node:
         """The tree found for `subset` within `depth` (after `find` succeeded on it)."""
-        game = self.solver.game
+        names = self.solver.names
         if len(subset) == 1:
-            return node(game.codes[int(subset[0])])
+            return node(names[int(subset[0])])
         guess = self._find(subset, depth, history, EVERY) if len(subset) > 2 else int(subset[0])
         if guess < 0:
             raise ValueError("no tree found for this set")
@@ -184,12 +184,12 @@ class TreeFinder:
             self.solver.answer_to(guess, part): self.tree(part, depth - 1, history + (guess,))
             for part in self.solver.split(subset, guess)
         }
-        return node(game.codes[guess], children)
+        return node(names[guess], children)
 
     def _report(self, path: tuple[int, ...]) -> None:
         now = time.perf_counter()
         if self.progress is None or now - self._last_report < 5.0:
             return
         self._last_report = now
-        codes = self.solver.game.codes
+        codes = self.solver.names
         self.progress(f"at {' '.join(codes[g] for g in path)}: {self.nodes} sets searched, {len(self.found)} solved")

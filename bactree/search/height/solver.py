@@ -30,7 +30,8 @@ import numpy as np
 from ...game import _answer_kernels as _code_kernels
 from ...compile_clock import Deadline
 from ...game.codes import (
-    answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, secret_indices, solved_slot,
+    answer_columns, answer_table, code_array, decode_answer, grouped_answers, multiset_of, num_slots, secret_indices,
+    secrets_first, solved_slot,
 )
 from ...game import AnyAnswer, Game
 from . import _crowd_kernels, _finder_kernels, _height_kernels, _separator_kernels
@@ -120,11 +121,20 @@ class Solver:
 
     def __init__(
         self, game: Game, progress: Progress | None = None, hard: bool = False, table: np.ndarray | None = None,
-        regroup: bool = True, by_secret: np.ndarray | None = None,
+        regroup: bool = True, by_secret: np.ndarray | None = None, secrets: np.ndarray | None = None,
     ) -> None:
         """`table`: the game's answer table when one is at hand (a worker's shared copy), else built; `by_secret` the
         same for its transpose (given with `table` only). `regroup`: whether the least-cost search's bounds may use a
-        second, regrouped table (`grouped`) where the game has one."""
+        second, regrouped table (`grouped`) where the game has one.
+
+        `secrets` (indices in `game.codes`, ascending): search those secrets
+        only, with every code a guess. The solver's codes are then numbered
+        in its own order, those secrets first (`order`, `names`), and its
+        tables hold their columns only (`answer_columns`): what the coach
+        needs of a large game a guess in, not the whole game's table. Sets
+        are of the solver's numbers; every search below a history must
+        include the guesses that leave these secrets (`history_determines`
+        counts among them)."""
         self.game = game
         self.hard = hard
         # Relabellings of positions and symbols map a game of every code onto itself; a word list almost never, nor
@@ -132,12 +142,17 @@ class Solver:
         # only as they are).
         self.symmetric = game.symmetric
         self.regroup = regroup
-        self.codes = code_array(game)
+        # `order[i]`: the index in `game.codes` of this solver's code i; `names[i]` the code itself.
+        self.order = None if secrets is None else secrets_first(game, secrets)
+        self.codes = code_array(game) if self.order is None else code_array(game)[self.order]
+        self.names = game.codes if self.order is None else [game.codes[i] for i in self.order.tolist()]
+        if self.order is not None:
+            table, by_secret = answer_columns(game, self.codes, len(secrets))
         self.table = answer_table(game) if table is None else table
         # `table[g, s]` is guess g's answer from secret s; the kernels that scan every guess read a secret's answers
         # row by row, `by_secret[s, g]`: the table itself under a `mutual` rule, else its transpose made contiguous
         # (Wordle: crane to trace is YGGBG, trace to crane BGGYG), a second table's memory.
-        if game.rule.mutual:
+        if game.rule.mutual and self.order is None:
             self.by_secret = self.table
         elif by_secret is not None and table is not None:
             self.by_secret = by_secret
@@ -156,7 +171,10 @@ class Solver:
         self.no_guesses = self.all_guesses[:0]
         # Every possible secret, the set a whole game's search starts from: every code, or a word game's secrets
         # among its allowed guesses (then the table's columns of other codes are never a secret).
-        self.secrets = self.all_guesses if game.guesses is None else secret_indices(game).copy()
+        if self.order is not None:
+            self.secrets = self.all_guesses[: len(secrets)]
+        else:
+            self.secrets = self.all_guesses if game.guesses is None else secret_indices(game).copy()
         self.num_secrets = len(self.secrets)
         self.progress = progress
         self.stats = SearchStats()
@@ -185,7 +203,13 @@ class Solver:
         """(each code's multiset of symbols, numbered; `crowd_limit(2)`; every code's symbols; the alphabet's size)
         for the three-left kernel: more than `crowd_limit(2)` rearrangements of one multiset in a part leave it with
         no separator (`_crowd_kernels`)."""
-        return multiset_of(self.game).astype(np.int64), self.crowd_limit(2), self.codes, self.game.num_symbols
+        return self.multisets.astype(np.int64), self.crowd_limit(2), self.codes, self.game.num_symbols
+
+    @cached_property
+    def multisets(self) -> np.ndarray:
+        """Each code's multiset of symbols, numbered (`multiset_of`), in this solver's order."""
+        found = multiset_of(self.game)
+        return found if self.order is None else found[self.order]
 
     def crowd(self, subset: np.ndarray) -> int:
         """The most secrets of `subset` that are rearrangements of one multiset of symbols."""
@@ -197,7 +221,7 @@ class Solver:
             return [0, self.num_codes]
         if not self.symmetric:  # the counted limits are per shape of multiset, which takes relabellings: the plain ones
             return plain_crowd_limits(self.game.length, self.num_codes)
-        return crowd_limits(self.codes, multiset_of(self.game))
+        return crowd_limits(self.codes, self.multisets)
 
     def crowd_limit(self, depth: int) -> int:
         """The most rearrangements of one multiset of symbols that `depth` guesses solve (`crowds.crowd_limits`:
@@ -209,7 +233,9 @@ class Solver:
     def grouped(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The table regrouped by multisets of symbols for the least-cost search's `_most_answers`
         (`bactree.game.codes.grouped_answers`: built on first use, once per game and process; none for height searches)."""
-        return grouped_answers(self.game, self.table, self.regroup)
+        if self.order is None:
+            return grouped_answers(self.game, self.table, self.regroup)
+        return grouped_answers(self.game, self.by_secret, self.regroup, self.codes)
 
     # -- symmetry -------------------------------------------------------
     def canonical_guesses(self, history: tuple[int, ...]) -> np.ndarray:
