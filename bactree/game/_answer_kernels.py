@@ -139,28 +139,51 @@ def _answer_table(packed, length, multiset, common):
 
 @njit(cache=True)
 def _answer_columns(packed, length, multiset, common, count):
-    """`_answer_table`'s answers of every code (rows: guesses) to its first `count` codes (columns: the secrets at
-    hand), and the same answers with a secret's row to every guess (`count` rows): both orientations of a mutual rule's
-    table restricted to those secrets, written together a tile at a time."""
+    """`_answer_table`'s answers restricted to the first `count` codes as secrets, both ways: (every code's row of
+    answers from those secrets, those secrets' rows of answers to every code), for a mutual rule (one answer either
+    way). Each secret's row is scored in one pass, then the rows are transposed a tile at a time (`_transposed`):
+    together a third faster than one pass writing both ways (5 of 10, 7,800 secrets: 0.63 s against 0.92)."""
     size = packed.shape[0]
     low7 = np.uint64(0x7F7F7F7F7F7F7F7F)
     ones = np.uint64(0x0101010101010101)
-    table = np.empty((size, count), np.uint8)
     by_secret = np.empty((count, size), np.uint8)
-    for top in range(0, count, _TILE):
-        for left in range(0, size, _TILE):
-            for si in range(top, min(top + _TILE, count)):
-                shared = common[multiset[si]]
-                for gi in range(left, min(left + _TILE, size)):
-                    differ = 0
-                    for w in range(packed.shape[1]):
-                        x = packed[gi, w] ^ packed[si, w]
-                        high = ((((x & low7) + low7) | x) >> np.uint64(7)) & ones
-                        differ += np.int64((high * ones) >> np.uint64(56))
-                    answer = (length - differ) * length + shared[multiset[gi]]
-                    by_secret[si, gi] = answer
-                    table[gi, si] = answer
-    return table, by_secret
+    words = packed.shape[1]
+    for si in range(count):
+        shared = common[multiset[si]]
+        into = by_secret[si]
+        if words == 1:  # up to 8 positions: the loop below without its inner loop (a third faster on 5 of 10)
+            mine = packed[si, 0]
+            for gi in range(size):
+                x = packed[gi, 0] ^ mine
+                high = ((((x & low7) + low7) | x) >> np.uint64(7)) & ones
+                into[gi] = (length - np.int64((high * ones) >> np.uint64(56))) * length + shared[multiset[gi]]
+            continue
+        for gi in range(size):
+            differ = 0
+            for w in range(words):
+                x = packed[gi, w] ^ packed[si, w]
+                high = ((((x & low7) + low7) | x) >> np.uint64(7)) & ones
+                differ += np.int64((high * ones) >> np.uint64(56))
+            into[gi] = (length - differ) * length + shared[multiset[gi]]  # bulls * (n + 1) + cows
+    return _transposed(by_secret), by_secret
+
+
+# The side of `_transposed`'s tiles: 128 rows of 128 bytes stay in the second-level cache (64: 15% slower).
+_TRANSPOSE_TILE = 128
+
+
+@njit(cache=True)
+def _transposed(rows):
+    """`rows.T`, C-contiguous, a tile at a time (numpy's copy of the transpose reads a column at a time)."""
+    height, width = rows.shape
+    out = np.empty((width, height), rows.dtype)
+    for top in range(0, height, _TRANSPOSE_TILE):
+        for left in range(0, width, _TRANSPOSE_TILE):
+            for j in range(left, min(left + _TRANSPOSE_TILE, width)):
+                into = out[j]
+                for i in range(top, min(top + _TRANSPOSE_TILE, height)):
+                    into[i] = rows[i, j]
+    return out
 
 
 @njit(cache=True)
