@@ -36,8 +36,12 @@ def test_answer_table_by_counts_equals_reference(game: Game) -> None:
 
 @pytest.mark.parametrize("game", [Game(9, "01", True), Game(3, "0123456", False), Game(4, "123", True)], ids=str)
 def test_answer_table_takes_the_per_pair_kernel_past_its_cap(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Nine positions fill two words of the packed codes; past COMMON_TABLE_MAX the counting kernel is used, alike."""
+    """Nine positions fill two words of the packed codes; past COMMON_TABLE_MAX the counting kernel is used, alike (and
+    for some secrets' columns, `answer_columns`)."""
     fast = codes.answer_table(game)
+    order = codes.secrets_first(game, np.arange(0, game.num_codes, 3))
+    count = len(range(0, game.num_codes, 3))
+    columns = codes.answer_columns(game, codes.code_array(game)[order], count)
     monkeypatch.setattr(codes, "COMMON_TABLE_MAX", 0)
     codes.answer_table.cache_clear()
     try:
@@ -45,6 +49,28 @@ def test_answer_table_takes_the_per_pair_kernel_past_its_cap(game: Game, monkeyp
     finally:
         codes.answer_table.cache_clear()
     assert np.array_equal(fast, naive.answer_table(game)) and np.array_equal(counted, fast)
+    counted_columns = codes.answer_columns(game, codes.code_array(game)[order], count)
+    for found in (columns, counted_columns):  # some secrets' columns, both ways, alike (the secrets numbered first)
+        assert np.array_equal(found[0], fast[np.ix_(order, order[:count])]) and np.array_equal(found[1], found[0].T)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_codes=250), st.data())
+def test_answer_columns_equal_the_reference_tables_columns(game: Game, data: st.DataObject) -> None:
+    """Some secrets' columns of the table, both ways, in the order `secrets_first` numbers the codes (they first)."""
+    secrets = np.array(sorted(data.draw(st.sets(st.integers(0, game.num_codes - 1), min_size=1))), np.int64)
+    order = codes.secrets_first(game, secrets)
+    assert sorted(order.tolist()) == list(range(game.num_codes)) and np.array_equal(order[: len(secrets)], secrets)
+    table, by_secret = codes.answer_columns(game, codes.code_array(game)[order], len(secrets))
+    reference = naive.answer_table(game)[np.ix_(order, secrets)]
+    assert np.array_equal(table, reference) and np.array_equal(by_secret, reference.T)
+    assert table.flags.c_contiguous and by_secret.flags.c_contiguous and not table.flags.writeable
+
+
+def test_answer_row_is_a_row_of_the_table() -> None:
+    for game in (BULLS_COWS, MASTERMIND):
+        table = codes.answer_table(game)
+        assert all(np.array_equal(codes.answer_row(game, g), table[g]) for g in (0, 77, game.num_codes - 1))
 
 
 @settings(max_examples=60, deadline=None)

@@ -139,8 +139,8 @@ def analyse(
         raise BactreeError(f"--top must be at least 1, got {top}")
     check_seconds(seconds)
     game.check_size(BUILD_LIMIT)  # the search's answer table: refused before the history is read
+    deadline = Deadline(seconds)  # reading the history and the engine's tables count against `seconds`, as the search does
     position = read_history(game, history)
-    deadline = Deadline(seconds)  # the engine's tables count against `seconds`, as the search does
     return analyse_position(position, top, guess, objective, hard, deadline, engine(game, objective, hard, use_shipped))
 
 
