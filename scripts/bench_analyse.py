@@ -2,14 +2,16 @@
 
     python scripts/bench_analyse.py [--samples N] [--seed S]
     python scripts/bench_analyse.py --worst-case [--samples N] [--seed S] [--seconds T]
-    python scripts/bench_analyse.py --commands
+    python scripts/bench_analyse.py --commands [--repeat N]
 
 --commands times whole `bactree analyse` processes with /usr/bin/time -v
-(wall seconds, peak memory) against issue 60's targets: the docs' 4 of 10
-position, once with an empty numba cache (its compile must not eat the
-time limit: the values come out exact) and once warm; 5 of 10 at the start
-and after one guess (`--top 2 --seconds 1`: within 2 s and 1 GB); and
-Mastermind 5x8 after one guess (`--seconds 4`: within 7 s and 2 GB).
+(medians of N runs, 3 by default: wall and CPU seconds, peak memory)
+against issue 60's targets: the docs' 4 of 10 position, once with an empty
+numba cache (its compile must not eat the time limit: the values come out
+exact) and once warm; 5 of 10 at the start and after one guess (`--seconds
+1`: within 2 s and 1 GB); and Mastermind 5x8 after one guess (`--seconds
+2`: within 5 s and 2 GB; `--seconds 4`: within 7 s). Pause other work on
+the machine first: its figures are walls.
 
 4 of 10 (expected): every position after the first guess 0123, positions
 after two guesses (the second at random), a review of a game of 7 moves;
@@ -123,15 +125,35 @@ COMMANDS = [  # (name, analyse's arguments, cold cache?, target wall s, target p
     ("4x10 docs' position, empty numba cache", ["0123=0B2C", "4567=1B0C", "--guess", "1456"], True, None, None),
     ("4x10 docs' position", ["0123=0B2C", "4567=1B0C", "--guess", "1456"], False, 4.0 + 1, None),
     ("5x10 at the start, --top 2 --seconds 1", ["-n", "5", "--top", "2", "--seconds", "1"], False, 2.0, 1024),
+    ("5x10 after 01234=0B2C, --seconds 1", ["-n", "5", "--seconds", "1", "01234=0B2C"], False, 1.0 + 1, 1024),
     ("5x10 after 01234=0B2C, --top 2 --seconds 1", ["-n", "5", "--top", "2", "--seconds", "1", "01234=0B2C"], False,
      2.0, 1024),
+    ("Mastermind 5x8 after 11223=1B1C, --seconds 2",
+     ["--game", "mastermind", "-n", "5", "--symbols", "12345678", "--seconds", "2", "11223=1B1C"], False, 2.0 + 3, 2048),
     ("Mastermind 5x8 after 11223=1B1C", ["--game", "mastermind", "-n", "5", "--symbols", "12345678", "11223=1B1C"],
      False, 4.0 + 3, 2048),
 ]
 
 
-def commands() -> None:
-    """Whole `bactree analyse` processes of this checkout: wall, peak memory, and how exact the values came out."""
+def timed_process(arguments: list[str], env: dict[str, str]) -> tuple[float, float, float, str, int]:
+    """(wall s, CPU s, peak MB, the Values line, exit code) of one `bactree analyse` process under /usr/bin/time -v."""
+    start = time.perf_counter()
+    done = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "bactree", "analyse", *arguments],
+                          env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+
+    def field(name: str) -> float:
+        return float(re.search(rf"{re.escape(name)}: ([\d.]+)", done.stderr).group(1))
+
+    cpu = field("User time (seconds)") + field("System time (seconds)")
+    peak = field("Maximum resident set size (kbytes)") / 1024
+    values = next((line for line in done.stdout.splitlines() if line.startswith("Values:")), "no values line")
+    return wall, cpu, peak, values, done.returncode
+
+
+def commands(repeat: int) -> None:
+    """Whole `bactree analyse` processes of this checkout: medians of `repeat` runs of wall, CPU and peak memory, and
+    how exact the values came out (the cold-cache case runs once)."""
     root = Path(__file__).resolve().parent.parent
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="bactree-cold-cache-") as cold:
@@ -139,16 +161,13 @@ def commands() -> None:
             env = dict(os.environ, PYTHONPATH=str(root))
             if empty_cache:
                 env["NUMBA_CACHE_DIR"] = cold
-            start = time.perf_counter()
-            done = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "bactree", "analyse", *arguments],
-                                  env=env, capture_output=True, text=True)
-            wall = time.perf_counter() - start
-            peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr).group(1)) / 1024
-            values = next((line for line in done.stdout.splitlines() if line.startswith("Values:")), "no values line")
+            runs = [timed_process(arguments, env) for _ in range(1 if empty_cache else repeat)]
+            wall, cpu, peak = (statistics.median(r[i] for r in runs) for i in range(3))
             targets = " ".join(t for t in (wall_target and f"{wall_target:.0f} s", memory_target and f"{memory_target} MB")
                                if t)
-            print(f"{name:<44} wall {wall:6.1f} s  peak {peak:5.0f} MB  target {targets or 'exact'}  exit {done.returncode}")
-            print(f"{'':<44} {values}")
+            print(f"{name:<46} n {len(runs)}  wall {wall:5.2f} s  CPU {cpu:5.2f} s  peak {peak:5.0f} MB  "
+                  f"target {targets or 'exact'}  exit {max(r[4] for r in runs)}")
+            print(f"{'':<46} {runs[-1][3]}")
 
 
 def main() -> None:
@@ -158,10 +177,11 @@ def main() -> None:
     parser.add_argument("--worst-case", action="store_true", help="the worst case with the shipped trees and without")
     parser.add_argument("--seconds", type=float, default=4.0, help="time limit an analysis (--worst-case)")
     parser.add_argument("--commands", action="store_true", help="whole analyse processes against issue 60's targets")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each command (--commands): medians")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     if args.commands:
-        commands()
+        commands(args.repeat)
         return
     if args.worst_case:
         worst_case(args.samples, rng, args.seconds)
