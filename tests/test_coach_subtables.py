@@ -12,6 +12,7 @@ from bactree.coach import read_history
 from bactree.coach.analyse import analyse_position
 from bactree.coach.engine import EXPECTED, WORST_CASE, Engine
 from bactree.game import Game, preset, word_game
+from bactree.search import Solver
 
 GAMES = [Game(3, "0123456789", False), preset("mastermind"), Game(4, "012345", False), Game(3, "12345", True)]
 PLENTY = 600.0  # seconds: these games are always solved exactly
@@ -91,3 +92,16 @@ def test_a_large_game_builds_no_whole_table() -> None:
     assert engine.solver.table.shape == (game.num_codes, 7800) and engine.solver.by_secret.shape == (7800, game.num_codes)
     assert not result.complete and not all(v.exact for v in result.best)
     assert np.array_equal(np.sort(engine.solver.order[:7800]), engine.solver.order[:7800])
+
+
+def test_a_solver_of_some_secrets_uses_no_symmetry_without_the_history_that_leaves_them() -> None:
+    """The symmetries of a history keep the secrets it leaves; with no history, those of the whole game need not."""
+    game = Game(3, "012345", False)
+    whole = Solver(game)
+    secrets = whole.split(whole.secrets, game.code_index["012"])[0]  # what 012 leaves with its first answer
+    some = Solver(game, secrets=secrets)
+    assert np.array_equal(some.order[: len(secrets)], secrets) and [some.names[i] for i in range(3)] == [
+        game.codes[i] for i in secrets[:3]]
+    history = (int(np.flatnonzero(some.order == game.code_index["012"])[0]),)
+    assert some.history_determines(some.secrets, history) and not some.history_determines(some.secrets, ())
+    assert whole.history_determines(whole.secrets, ())

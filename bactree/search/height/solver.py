@@ -379,8 +379,8 @@ class Solver:
         be used on it. The counts are remembered per history and answers
         (within `CONSISTENT_CACHE_ENTRIES`).
         """
-        if not history:
-            return len(subset) == self.num_secrets
+        if not history:  # the whole game's secrets; of a solver of some secrets, no set without the history leaving them
+            return self.order is None and len(subset) == self.num_secrets
         guesses = list(history)
         answers = self.table[guesses, subset[0]]
         key = (history, answers.tobytes())
