@@ -278,7 +278,7 @@ def _open_guess_into(
     return num_parts, raised
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _screen_guesses(
     table, by_secret, grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
     class_floor, orbit_of, lookahead, level_fill, weights, hard, memo, kernel_max,
@@ -341,7 +341,8 @@ def _kernel_pool(codes, subset, member):
             num_unused += 1
     pool = np.empty(num_codes, np.int64)
     num = subset.shape[0]
-    pool[:num] = subset
+    for i in range(num):  # element by element: a slice copy links numba's shape-error text into every caller
+        pool[i] = subset[i]
     seen = np.zeros(num_symbols, np.bool_)
     for g in range(num_codes):
         if member[g]:

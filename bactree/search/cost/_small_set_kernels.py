@@ -231,7 +231,7 @@ def _lowest_best_guess(
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _small_set(
     table, by_secret, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
     memo, given_pool, value,
