@@ -341,8 +341,7 @@ def _kernel_pool(codes, subset, member):
             num_unused += 1
     pool = np.empty(num_codes, np.int64)
     num = subset.shape[0]
-    for i in range(num):  # element by element: a slice copy links numba's shape-error text into every caller
-        pool[i] = subset[i]
+    pool[:num] = subset  # a slice copy: element by element made a 5 of 9 task 20% slower (scripts/bench_task.py)
     seen = np.zeros(num_symbols, np.bool_)
     for g in range(num_codes):
         if member[g]:
