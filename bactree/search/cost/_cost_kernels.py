@@ -394,7 +394,8 @@ def _open_guess_in(context, subset, guess, depth, room):
 
 @njit(cache=True)
 def _screen_guesses_in(context, subset, guesses, bases, start, depth, best, best_guess, fail_low):
-    """`_screen_guesses` with the search's state read from `context`."""
+    """`_screen_guesses` with the search's state read from `context`; `_screen_guesses` is inlined (`inline="always"`),
+    so that its callees are not compiled in a library of its own once more."""
     c = context
     return _screen_guesses(
         c.table, c.by_secret, c.grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, c.solved, c.num_slots, c.caps,

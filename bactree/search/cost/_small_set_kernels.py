@@ -260,7 +260,11 @@ def _small_set(
 
 @njit(cache=True)
 def _small_set_in(context, subset, depth, bound, given_pool, value):
-    """`_small_set` with the search's state read from `context` (`_context`): one argument to unbox for fifteen."""
+    """`_small_set` with the search's state read from `context` (`_context`): one argument to unbox for fifteen.
+
+    `_small_set` and `_lowest_best_guess` are inlined here (`inline="always"`): each in a library of its own
+    would compile the whole branch and bound below it once more (docs/performance.md, the first run).
+    """
     c = context
     return _small_set(
         c.table, c.by_secret, c.grouped, c.codes, subset, depth, bound, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,

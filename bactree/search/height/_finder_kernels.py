@@ -160,6 +160,8 @@ def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, arrang
     store of cores (`bactree.search.height.cores.CoreStore.arrays`) and, when
     `subset` is a part of a set whose answer classes are at hand, those
     (`bactree.search.height.screens.ClassScreen.arrays`; empty arrays if not): the same.
+    `_three_left_search` is inlined here (`inline="always"`), so that its callees are not compiled in a
+    library of its own once more.
     """
     return _three_left_search(
         table, subset, solved, num_slots, limits, orbit_of, arrangements, hard, max_tries, True, cores, classes,
