@@ -21,7 +21,7 @@ import time
 from typing import TextIO
 
 NOTICE = ("bactree: compiling the solver's kernels for their first use; numba caches them, "
-          "so this happens once (one to three minutes on 2 cores)")
+          "so this happens once (half a minute to a few minutes on 2 cores)")
 
 
 class _Clock:

@@ -41,7 +41,7 @@ def test_the_first_compile_says_so_once(no_notice_left):
     fresh_kernel()(np.arange(3.0))
     assert stream.getvalue() == (
         "bactree: compiling the solver's kernels for their first use; numba caches them, "
-        "so this happens once (one to three minutes on 2 cores)\n")
+        "so this happens once (half a minute to a few minutes on 2 cores)\n")
     assert stream.getvalue() == NOTICE + "\n"
 
 

@@ -29,7 +29,7 @@ from numba.core.registry import CPUDispatcher
 from bactree.game import make_game
 from bactree.search import Cost, CostSearch, Solver
 from bactree.search.cost import _base_kernels, _context, _cost_kernels, _memo, _small_set_kernels
-from bactree.search.cost.warm_up import compile_kernels
+from bactree.search.cost.warm_up import compile_candidates, compile_kernels
 from bactree.search.height import _height_kernels
 
 def signatures():
@@ -39,6 +39,7 @@ def signatures():
 
 keys = ("nodes",)  # the default tie-break
 solver = Solver(make_game(sys.argv[1], length=int(sys.argv[2]), symbols=sys.argv[3]))
+compile_candidates(solver, Cost.chain(keys, 1, solver.num_secrets))  # the build's share, then the process's
 compile_kernels(solver, Cost.chain(keys, 1, solver.num_secrets))
 warmed = signatures()
 height = solver.min_height()

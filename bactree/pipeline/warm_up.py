@@ -7,7 +7,8 @@ a second core compiles the second half there meanwhile: `start` forks a
 process that runs `bactree.search.cost.warm_up.compile_kernels` (numba
 writes what it compiles to its cache), and `finish` waits for it before the
 cost search starts, which then loads those kernels instead of compiling
-them. Nothing but numba's cache passes between the two, so the tree is the
+them. The build itself first compiles one of them (`compile_candidates`)
+before its height search, as the second process has the larger share. Nothing but numba's cache passes between the two, so the tree is the
 one a build without it finds. With a warm cache, or one core, no process is
 started.
 """
@@ -54,6 +55,9 @@ def start(solver: Solver, cost: Cost) -> Any | None:
         return None
     process = multiprocessing.get_context("fork").Process(target=_compile, args=(solver, cost), daemon=True)
     process.start()
+    from ..search.cost.warm_up import compile_candidates
+
+    compile_candidates(solver, cost)  # this process's share, before its height search: the other's is larger
     return process
 
 

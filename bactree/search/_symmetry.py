@@ -158,7 +158,8 @@ def _least_images(codes, group_perms, maps, used):
         for e in range(group_perms.shape[0]):
             _image(codes, ci, group_perms, e, maps, unused, image, relabel)
             if _before(image, least, ci):
-                least[ci] = image
+                for i in range(n):  # element by element: a row copy links numba's shape-error text into every caller
+                    least[ci, i] = image[i]
     return least
 
 
@@ -272,8 +273,10 @@ def _set_maps(codes, source, target, target_member, perms, num_symbols, index_of
                     onto = False
                     break
             if onto:
-                rows[num_found] = perms[p]
-                maps[num_found] = symbol_map
+                for i in range(n):  # element by element: row copies link numba's shape-error text into every caller
+                    rows[num_found, i] = perms[p, i]
+                for c in range(symbol_map.shape[0]):
+                    maps[num_found, c] = symbol_map[c]
                 num_found += 1
                 if num_found == most:
                     return rows, maps, used, True

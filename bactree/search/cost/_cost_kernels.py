@@ -278,7 +278,7 @@ def _open_guess_into(
     return num_parts, raised
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _screen_guesses(
     table, by_secret, grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, solved, num_slots, caps, floor,
     class_floor, orbit_of, lookahead, level_fill, weights, hard, memo, kernel_max,
@@ -330,7 +330,11 @@ def _kernel_pool(codes, subset, member):
     for i in range(n):
         num_symbols = max(num_symbols, int(codes[num_codes - 1, i]) + 1)
     used = np.zeros(num_symbols, np.bool_)
-    for x in subset:
+    pool = np.empty(num_codes, np.int64)
+    num = 0
+    for x in subset:  # the set's own codes first (not a slice copy: it links numba's shape-error text into every caller)
+        pool[num] = x
+        num += 1
         for i in range(n):
             used[codes[x, i]] = True
     unused = np.empty(num_symbols, np.int64)
@@ -339,9 +343,6 @@ def _kernel_pool(codes, subset, member):
         if not used[c]:
             unused[num_unused] = c
             num_unused += 1
-    pool = np.empty(num_codes, np.int64)
-    num = subset.shape[0]
-    pool[:num] = subset
     seen = np.zeros(num_symbols, np.bool_)
     for g in range(num_codes):
         if member[g]:
@@ -393,7 +394,8 @@ def _open_guess_in(context, subset, guess, depth, room):
 
 @njit(cache=True)
 def _screen_guesses_in(context, subset, guesses, bases, start, depth, best, best_guess, fail_low):
-    """`_screen_guesses` with the search's state read from `context`."""
+    """`_screen_guesses` with the search's state read from `context`; `_screen_guesses` is inlined (`inline="always"`),
+    so that its callees are not compiled in a library of its own once more."""
     c = context
     return _screen_guesses(
         c.table, c.by_secret, c.grouped, subset, guesses, bases, start, depth, best, best_guess, fail_low, c.solved, c.num_slots, c.caps,

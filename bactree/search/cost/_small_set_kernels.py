@@ -111,6 +111,7 @@ def _least_cost(
     hashes = np.empty(num, np.uint64)
     seen_first = np.full(num_slots, -1, np.int8)
     ordered, starts, counts, slots, known, open_keys, is_open = _open_scratch(s, num_slots)
+    no_lookahead = s < 0  # False, but not a literal: a literal would compile `_open_guess_into` once more
     tried = 0
     for j in order:
         base = bases[j]
@@ -133,7 +134,7 @@ def _least_cost(
         # Each part's floor raised to what the memo already proved of it (no lookahead here: slower).
         # (`bases` stands in for `level_fill`, which only the lookahead reads.)
         num_parts, raised = _open_guess_into(
-            table, by_secret, grouped, subset, g, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
+            table, by_secret, grouped, subset, g, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, no_lookahead, bases,
             weights, hard, memo, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
         )
         total = base + raised
@@ -177,7 +178,7 @@ def _search_pool(codes, subset, hard, symmetric, given_pool):
     return given_pool if 0 < given_pool.shape[0] < pool.shape[0] else pool
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest_best_guess(
     table, by_secret, grouped, codes, subset, depth, value, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
     memo, given_pool,
@@ -210,10 +211,11 @@ def _lowest_best_guess(
         value + 1, _floor_at(floor, depth - 1), LEFT_OUT_LEVELS,
     )
     ordered, starts, counts, slots, known, open_keys, is_open = _open_scratch(s, num_slots)
+    no_lookahead = s < 0  # False, not a literal (as in `_least_cost`)
     for i in range(index.shape[0]):  # in pool order: code order
         guess = pool[index[i]]
         num_parts, raised = _open_guess_into(
-            table, by_secret, grouped, subset, guess, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, False, bases,
+            table, by_secret, grouped, subset, guess, depth - 1, solved, num_slots, caps, floor, class_floor, orbit_of, no_lookahead, bases,
             weights, hard, memo, s, 0, ordered, starts, counts, slots, known, open_keys, is_open,
         )
         total = bases[i] + raised
@@ -231,7 +233,7 @@ def _lowest_best_guess(
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _small_set(
     table, by_secret, grouped, codes, subset, depth, bound, solved, num_slots, caps, floor, class_floor, orbit_of, weights, hard, symmetric,
     memo, given_pool, value,
@@ -258,7 +260,11 @@ def _small_set(
 
 @njit(cache=True)
 def _small_set_in(context, subset, depth, bound, given_pool, value):
-    """`_small_set` with the search's state read from `context` (`_context`): one argument to unbox for fifteen."""
+    """`_small_set` with the search's state read from `context` (`_context`): one argument to unbox for fifteen.
+
+    `_small_set` and `_lowest_best_guess` are inlined here (`inline="always"`): each in a library of its own
+    would compile the whole branch and bound below it once more (docs/performance.md, the first run).
+    """
     c = context
     return _small_set(
         c.table, c.by_secret, c.grouped, c.codes, subset, depth, bound, c.solved, c.num_slots, c.caps, c.floor, c.class_floor, c.orbit_of,

@@ -44,6 +44,18 @@ def warm_up_sets(solver: Solver) -> list[np.ndarray]:
     return chosen
 
 
+def compile_candidates(solver: Solver, cost: Cost) -> None:
+    """Call `_candidate_guesses`, the kernel listing a set's guesses, once as a search for `cost` on `solver` would.
+
+    The build's own share of the warm-up (`bactree.pipeline.warm_up`): it
+    compiles this kernel while the second process compiles the small sets'
+    search, which takes longer, so that the second process then loads it.
+    """
+    sets = warm_up_sets(solver)
+    if sets:
+        CostSearch(solver, cost).candidates(sets[0], len(solver.caps) - 1, ())
+
+
 def compile_kernels(solver: Solver, cost: Cost) -> None:
     """Call the kernels of a search for the least `cost` on `solver`'s game once each, so that numba compiles them.
 
@@ -51,12 +63,15 @@ def compile_kernels(solver: Solver, cost: Cost) -> None:
     allows (within a budget of `WARM_UP_BUDGET` sets: past it the search
     stops, its kernels called) and the smallest's tree is named. The types
     of every argument are those of the build's own search, so the build then
-    loads from numba's cache what was compiled here.
+    loads from numba's cache what was compiled here. The smallest set comes
+    first: its kernel (`_small_set_in`) takes longest, and the larger sets'
+    `_candidate_guesses` is by then in the cache if the build compiled it
+    meanwhile (`compile_candidates`).
     """
     search = CostSearch(solver, cost)
     depth = len(solver.caps) - 1
     sets = warm_up_sets(solver)
-    for subset in sets:
+    for subset in reversed(sets):
         search.budget = search.nodes_searched + WARM_UP_BUDGET
         try:
             search.solve(subset, depth)

@@ -49,7 +49,8 @@ def _class_rows(table, by_secret, guess, orbit_of, num_slots):
             line[h, 0] = orbit_of[h]
             line[h, 1] = 1 if row_g[h] == a else 0
         for b in range(num_slots):
-            line[:, 2 + b] = shared[b]
+            for h in range(num_codes):  # element by element: a column copy links numba's shape-error text
+                line[h, 2 + b] = shared[b, h]
         hashes[:] = np.uint64(0x9E3779B97F4A7C15)
         for k in range(width):
             for h in range(num_codes):

@@ -168,7 +168,8 @@ def _least_core(table, part, distinct):
             return core
         if num + more > CORE_CODES_MOST:
             return part.copy()
-        codes[num:num + more] = found[:more]
+        for i in range(more):  # element by element: a slice copy links numba's shape-error text into every caller
+            codes[num + i] = found[i]
         num += more
 
 

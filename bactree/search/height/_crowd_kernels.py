@@ -303,9 +303,11 @@ def _crowds_leave_no_guess(codes, num_symbols, subset, multiset_of, most, keys, 
             fill[0] += 1
             fill[1] = used + m + count + 2
         data[used] = m
-        data[used + 1:used + 1 + m] = crowd
         data[used + 1 + m] = count
-        data[used + 2 + m:used + 2 + m + count] = scratch[:count]
+        for i in range(m):  # element by element: slice copies link numba's shape-error text into every caller
+            data[used + 1 + i] = crowd[i]
+        for i in range(count):
+            data[used + 2 + m + i] = scratch[i]
         best_first, best_count = used + 2 + m, count
     masks = _crowd_masks(codes, num_symbols, crowds, starts)
     for i in range(best_count):

@@ -160,13 +160,15 @@ def _three_left_guess(table, subset, solved, num_slots, limits, orbit_of, arrang
     store of cores (`bactree.search.height.cores.CoreStore.arrays`) and, when
     `subset` is a part of a set whose answer classes are at hand, those
     (`bactree.search.height.screens.ClassScreen.arrays`; empty arrays if not): the same.
+    `_three_left_search` is inlined here (`inline="always"`), so that its callees are not compiled in a
+    library of its own once more.
     """
     return _three_left_search(
         table, subset, solved, num_slots, limits, orbit_of, arrangements, hard, max_tries, True, cores, classes,
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _three_left_search(
     table, subset, solved, num_slots, limits, orbit_of, arrangements, hard, max_tries, remember, cores, classes,
 ):
@@ -326,7 +328,8 @@ def _three_left_search(
             a = row[x]
             ordered[fill_of[a]] = x
             fill_of[a] += 1
-        sizes[:] = part_counts
+        for a in range(num_slots):  # element by element: a slice copy links numba's shape-error text into every caller
+            sizes[a] = part_counts[a]
         sizes[solved] = 0
         works = True
         while True:  # parts largest first, ties by answer: each the first largest left (no sort, no array made)
@@ -351,10 +354,12 @@ def _three_left_search(
                             _store_core(_least_core(table, part, distinct), members, starts, chains, heads, fill)
                     if pooled + part.shape[0] + 1 > pool.shape[0]:
                         grown = np.empty(2 * (pooled + part.shape[0] + 1), np.int64)
-                        grown[:pooled] = pool[:pooled]
+                        for j in range(pooled):  # element by element, as below: no shape-error text linked in
+                            grown[j] = pool[j]
                         pool = grown
                     pool[pooled] = part.shape[0]
-                    pool[pooled + 1:pooled + 1 + part.shape[0]] = part
+                    for j in range(part.shape[0]):
+                        pool[pooled + 1 + j] = part[j]
                     if 2 * (num_known + 1) > known_keys.shape[0]:
                         old_keys, old_at, old_ok = known_keys, known_at, known_ok
                         known_keys = np.zeros(2 * old_keys.shape[0], np.uint64)
