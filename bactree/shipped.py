@@ -143,7 +143,8 @@ def read_entry(path: Path) -> ShippedTree | None:
     try:
         raw_game, stats, objective = header["game"], header["stats"], header["objective"]
         lists = [None if raw_game.get(key) is None else tuple(raw_game[key]) for key in ("secrets", "guesses")]
-        game = Game(raw_game["length"], raw_game["symbols"], raw_game["repeats"], *lists, raw_game.get("rule", "bulls-cows"))
+        rule = raw_game.get("rule", "bulls-cows")
+        game = Game(raw_game["length"], raw_game["symbols"], raw_game["repeats"], *lists, rule)
         height, total = stats["max_guesses"], stats["total_guesses"]
         at_max = stats["histogram"][str(height)]
         if header["format"] != "bactree-tree" or not all(type(x) is int for x in (height, total, at_max)):

@@ -98,5 +98,6 @@ def main() -> None:
     sys.argv = ["bactree", *command]
     bactree_main()
 
+
 if __name__ == "__main__":
     main()

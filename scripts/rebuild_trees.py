@@ -103,8 +103,12 @@ REBUILDS: tuple[Rebuild, ...] = (
     Rebuild("words-en-4-worst-case.json", "--words en-4 --tie-break none", True, "32 s CPU"),
     Rebuild("words-en-5-expected.json", "--words en-5 -O expected --budget 1000", True, "30 s CPU"),
     # Jotto's six answers and no symmetry make small sets slow to solve exactly: the greedy tree (entropy) with each
-    # set of up to 30 words solved exactly (slow set: CI runs 40 min already); the bound is the least any first guess's tree could cost (docs/word-games.md).
-    Rebuild("words-en-5-jotto-jotto-expected.json", "--rule jotto --words en-5-jotto -O expected --budget 0 --deeper-calls 0 --greedy entropy", False, "30 s CPU"),
+    # set of up to 30 words solved exactly (in the slow set: CI takes 40 minutes already); the bound is the least any
+    # first guess's tree could cost (docs/word-games.md).
+    Rebuild(
+        "words-en-5-jotto-jotto-expected.json",
+        "--rule jotto --words en-5-jotto -O expected --budget 0 --deeper-calls 0 --greedy entropy", False, "30 s CPU",
+    ),
     Rebuild("words-en-5-worst-case.json", "--words en-5 --tie-break none", False, "18 min CPU, 810 MB"),
     Rebuild("bulls-cows-5x9-worst-case.json", "-n 5 --symbols 012345678 --tie-break none -j 1", False, "1.1 min"),
     # Proven by an exact build resumed across three sessions (runs/README.md): about 11 hours of its tasks on two workers.

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..compile_clock import Deadline
-from ..game.codes import answer_row, encode_answer
+from ..game.codes import answer_row, columns_apply, encode_answer
 from ..game import Game
 from ..search import INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_total
 from ..search.cost.search import BudgetExceeded
@@ -79,11 +79,9 @@ class Ranking:
 
 def subtables_fit(game: Game, objective: str) -> bool:
     """Whether an engine may search `game` on tables of a position's secrets (`Solver(secrets=...)`): expected length
-    over codes whose answers follow from the bulls and cows (every preset but word lists and Wordle's marks). The
-    worst case keeps the whole game: its bounds by answer class (`ClassCaps`) count over the whole game's secrets."""
-    rule = game.rule
-    return (objective == EXPECTED and not game.has_lists and rule.mutual
-            and rule.slot_of_bulls_cows(0, 0, game.length) is not None)
+    on a game `answer_columns` takes (`columns_apply`: every preset's). The worst case keeps the whole game: its
+    bounds by answer class (`ClassCaps`) count over the whole game's secrets."""
+    return objective == EXPECTED and columns_apply(game)
 
 
 class Engine:

@@ -145,6 +145,13 @@ def secrets_first(game: Game, secrets: np.ndarray) -> np.ndarray:
     return np.concatenate([np.asarray(secrets, np.int64), np.flatnonzero(rest)])
 
 
+def columns_apply(game: Game) -> bool:
+    """Whether `answer_columns` (and `answer_row`) take `game`: codes, not lists, under a rule whose answers follow
+    from the bulls and cows and read alike both ways (every preset's)."""
+    rule = game.rule
+    return rule.mutual and rule.slot_of_bulls_cows(0, 0, game.length) is not None and not game.has_lists
+
+
 def answer_columns(game: Game, codes: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     """(table, by_secret): the answers of every code of `codes` (rows: guesses) to its first `count` (columns: the
     secrets at hand), and the same answers a secret's row to every guess. Read-only, uint8.
@@ -156,9 +163,8 @@ def answer_columns(game: Game, codes: np.ndarray, count: int) -> tuple[np.ndarra
     For rules whose answers follow from the bulls and cows and read alike
     both ways (`Rule.mutual`), as every game of codes has.
     """
-    rule = game.rule
-    if not rule.mutual or rule.slot_of_bulls_cows(0, 0, game.length) is None or game.has_lists:
-        raise ValueError(f"no answer table of some secrets for {rule.name} on {game}")
+    if not columns_apply(game):
+        raise ValueError(f"no answer table of some secrets for {game.rule.name} on {game}")
     check_slots(game)
     prepared = _shared_symbols(game, codes)
     if prepared is None:

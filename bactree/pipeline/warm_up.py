@@ -8,8 +8,9 @@ process that runs `bactree.search.cost.warm_up.compile_kernels` (numba
 writes what it compiles to its cache), and `finish` waits for it before the
 cost search starts, which then loads those kernels instead of compiling
 them. The build itself first compiles one of them (`compile_candidates`)
-before its height search, as the second process has the larger share. Nothing but numba's cache passes between the two, so the tree is the
-one a build without it finds. With a warm cache, or one core, no process is
+before its height search, as the second process has the larger share.
+Nothing but numba's cache passes between the two, so the tree is the one a
+build without it finds. With a warm cache, or one core, no process is
 started.
 """
 
