@@ -302,6 +302,10 @@ def check_header(doc: Any, name: str) -> Game:
             raise fail(f"missing field stats.{field}")
     if not isinstance(doc["root"], dict):
         raise fail("'root' is not a node object")
+    if "first_guess" in objective and objective["first_guess"] != doc["root"].get("guess"):
+        # optimal then claims "best among the trees that start with it": a file naming another first guess is wrong.
+        raise fail(f"objective.first_guess {objective['first_guess']!r} is not the root's guess "
+                   f"{doc['root'].get('guess')!r}")
     return game
 
 

@@ -200,6 +200,8 @@ DEFECTS: dict[str, tuple[Callable[[dict[str, Any]], str], str]] = {
     "stats.histogram": (_bump("histogram", lambda h: {**h, "1": 2}), "stats.histogram is"),
     "stats.mean_guesses": (_bump("mean_guesses", lambda v: v + 0.01), "stats.mean_guesses is"),
     "stats.secrets": (_bump("secrets", lambda v: v + 1), "stats.secrets is 25 but a replay"),
+    "first guess not the root's": (_set(("objective", "first_guess"), "210"),
+                                   "objective.first_guess '210' is not the root's guess '012'"),
 }
 
 

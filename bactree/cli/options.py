@@ -123,13 +123,11 @@ def with_game_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def resolve_game(
     game: str, length: int | None, symbols: str | None, repeats: bool | None,
-    words: str | None = None, guesses: str | None = None, warn: Callable[[str], None] | None = None,
-    rule: str | None = None,
+    words: str | None = None, guesses: str | None = None, rule: str | None = None,
 ) -> Game:
     """The game the shared options describe: a preset with its fields overridden, or a word game of lists, answered
-    by `rule` (a name of `game.RULES`; None: bulls and cows).
-
-    `warn` hears what reading a list dropped (duplicates), one line each.
+    by `rule` (a name of `game.RULES`; None: bulls and cows). What reading a list dropped (duplicates) is said on
+    standard error, one warning line each.
     """
     rule = rule or "bulls-cows"
     if game == "words" and words is None:
@@ -148,11 +146,8 @@ def resolve_game(
     lists = [read_word_list(words)] + ([read_word_list(guesses)] if guesses is not None else [])
     for read in lists:
         for line in read.warnings:
-            (warn or _stderr)(f"Warning: {line}")
+            typer.echo(f"Warning: {line}", err=True)
     if len(lists) == 2 and lists[1].length != lists[0].length:
         raise BactreeError(f"{lists[1].path}: words of {lists[1].length} letters, the secrets have {lists[0].length}")
     return word_game(lists[0].words, lists[1].words if len(lists) == 2 else None, rule)
 
-
-def _stderr(line: str) -> None:
-    typer.echo(line, err=True)
