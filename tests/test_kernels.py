@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import naive
 from bactree.game import _answer_kernels as _kernels, codes
-from bactree.game import Answer, Game
+from bactree.game import Answer, Game, make_game, word_game
 from game_strategies import small_games
 
 BULLS_COWS = Game(4, "0123456789", False)
@@ -71,6 +71,17 @@ def test_answer_row_is_a_row_of_the_table() -> None:
     for game in (BULLS_COWS, MASTERMIND):
         table = codes.answer_table(game)
         assert all(np.array_equal(codes.answer_row(game, g), table[g]) for g in (0, 77, game.num_codes - 1))
+
+
+@pytest.mark.parametrize("game", [word_game(("care", "race", "tons")), make_game("bulls-cows", 3, rule="wordle")])
+def test_tables_of_some_secrets_refuse_the_games_they_do_not_fit(game: Game) -> None:
+    """Lists, and rules whose answers do not follow from the bulls and cows both ways, get no row or columns apart
+    from the whole table: the kernels would score them as codes of bulls and cows."""
+    assert not codes.columns_apply(game)
+    with pytest.raises(ValueError, match="no answer"):
+        codes.answer_row(game, 0)
+    with pytest.raises(ValueError, match="no answer"):
+        codes.answer_columns(game, codes.code_array(game), 1)
 
 
 @settings(max_examples=60, deadline=None)

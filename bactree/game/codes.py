@@ -132,7 +132,9 @@ def _bulls_cows_table(game: Game, codes: np.ndarray) -> np.ndarray:
 
 def answer_row(game: Game, guess: int) -> np.ndarray:
     """The answers (the rule's slots) every code gives `guess` (an index of `game.codes`): one row of `answer_table`,
-    made without it, for a game of codes whose answers follow from the bulls and cows."""
+    made without it, for a game of codes whose answers follow from the bulls and cows (`columns_apply`)."""
+    if not columns_apply(game):
+        raise ValueError(f"no answer row made apart from the table for {game.rule.name} on {game}")
     codes = code_array(game)
     return _rule_slots(game, _kernels._answer_table_by_counts(codes[guess : guess + 1], codes, game.num_symbols)[0])
 
