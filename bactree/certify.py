@@ -61,11 +61,12 @@ single secrets); an entry whose child is null names such a node.
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -241,7 +242,8 @@ class Report:
     nodes: int
     entries: int
     maps: int
-    seconds: float
+    seconds: float  # with building the game's table and bounds
+    board: Board = field(repr=False, compare=False)
 
     def __str__(self) -> str:
         kind = "repeats" if self.game.repeats else "no repeats"
@@ -273,7 +275,7 @@ def check(certificate: dict, board: Board | None = None) -> Report:
             raise CertificateError(f"node {k}: no entry names it")
         entries += _check_node(board, node, k, sets, depths, len(nodes))
         maps += len(node.get("maps", []))
-    return Report(game, depth, len(nodes), entries, maps, time.perf_counter() - start)
+    return Report(game, depth, len(nodes), entries, maps, time.perf_counter() - start, board)
 
 
 def _game_of(raw: object) -> Game:
@@ -345,25 +347,59 @@ def _check_node(
     return len(raw_entries)
 
 
-def load(path: Path) -> dict:
-    """A certificate file read as JSON; `CertificateError` if it is not JSON."""
+def tree_height(tree: object, board: Board) -> int:
+    """The most guesses the tree (a tree file, `docs/tree-format.md`, loaded) takes over every secret of `board`'s
+    game, replayed here; `CertificateError` if it is of another game or leaves a secret unfound."""
+    if not isinstance(tree, dict) or tree.get("format") != "bactree-tree" or not isinstance(tree.get("game"), dict):
+        raise CertificateError("not a tree file")
+    declared = tree["game"]
+    if (declared.get("length"), declared.get("symbols"), declared.get("repeats"), declared.get("rule", "bulls-cows")) != (
+        board.game.length, board.game.symbols, board.game.repeats, "bulls-cows",
+    ) or "secrets" in declared:
+        raise CertificateError("the tree is of another game than the certificate")
+    deepest = 0
+    pending = [(tree.get("root"), np.arange(len(board.codes)), 1)]
+    while pending:
+        node, secrets, depth = pending.pop()
+        guess = board.index.get(node.get("guess")) if isinstance(node, dict) else None
+        if guess is None:
+            raise CertificateError(f"the tree has an invalid node at depth {depth}")
+        answers = board.table[guess, secrets]
+        if (answers == board.game.solved).any():
+            deepest = max(deepest, depth)
+        after = node.get("next") or {}
+        for slot in np.unique(answers[answers != board.game.solved]).tolist():
+            child = after.get(board.game.answer_name(slot)) if isinstance(after, dict) else None
+            if child is None:
+                raise CertificateError(f"the tree leaves {board.names[secrets[answers == slot][0]]} unfound")
+            pending.append((child, secrets[answers == slot], depth + 1))
+    return deepest
+
+
+def load(path: Path) -> object:
+    """A file read as JSON; `CertificateError` if it cannot be read or is not JSON."""
     try:
         return json.loads(Path(path).read_bytes())
     except (OSError, ValueError) as error:
-        raise CertificateError(f"cannot read certificate {path}: {error}") from None
+        raise CertificateError(f"cannot read {path}: {error}") from None
 
 
 def main(argv: list[str]) -> int:
-    """`python -m bactree.certify FILE...`: check each; one line each, exit 1 at the first that fails."""
-    if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m bactree.certify CERTIFICATE.json...")
-        return 0 if argv else 2
-    for path in argv:
-        try:
-            print(f"{path}: {check(load(Path(path)))}")
-        except CertificateError as error:
-            print(f"{path}: REFUSED: {error}", file=sys.stderr)
-            return 1
+    """`python -m bactree.certify CERTIFICATE [--tree TREE]`: one line, exit 1 if the certificate (or tree) fails."""
+    parser = argparse.ArgumentParser(prog="python -m bactree.certify", description=__doc__.splitlines()[0])
+    parser.add_argument("certificate", type=Path)
+    parser.add_argument("--tree", type=Path, help="a tree file of the game, replayed: with it the least height is proven")
+    args = parser.parse_args(argv)
+    try:
+        report = check(load(args.certificate))
+        print(f"{args.certificate}: {report}")
+        if args.tree is not None:
+            height = tree_height(load(args.tree), report.board)
+            least = "is" if height == report.guesses + 1 else f"is between {report.guesses + 1} and"
+            print(f"{args.tree}: finds every secret within {height} guesses: the least height {least} {height}")
+    except CertificateError as error:
+        print(f"REFUSED: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
