@@ -1,10 +1,11 @@
 """Write a least-height certificate: the proof that `bactree.certify` checks, that no tree finds every secret within D guesses.
 
 Usage:
-  python scripts/write_certificate.py [--game mastermind] [-n 4] [--symbols 123456] [--guesses D] -o FILE
+  python scripts/write_certificate.py [--game mastermind] [-n 4] [--symbols 123456] [--guesses D] [-o FILE]
 
 D defaults to one less than the game's least height, which the search
-finds first (`Solver.min_height`). The certificate is made by the search
+finds first (`Solver.min_height`); FILE to `certificates/GAME-height.json`
+(`certificates/bulls-cows-4x10-height.json`), the name of the shipped ones. The certificate is made by the search
 used as an oracle, top down: at each set, the guesses the checker's class
 bounds do not refute are taken one per orbit of the set's own symmetries
 (the maps that send it onto itself, written as generators); for each, a
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -26,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from bactree import certify
-from bactree.game import BactreeError, Game, make_game
+from bactree.game import BactreeError, Game, game_slug, make_game
 from bactree.search import Solver
 from bactree.search._symmetry import _stabiliser
 
@@ -147,13 +149,18 @@ def dumps(certificate: dict) -> bytes:
     return text.encode()
 
 
+def shipped_path(game: Game) -> Path:
+    """Where the repository keeps the game's certificate: `certificates/GAME-height.json`."""
+    return Path(__file__).resolve().parents[1] / "certificates" / f"{game_slug(game)}-height.json"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="bulls-cows")
     parser.add_argument("-n", "--length", type=int)
     parser.add_argument("--symbols")
     parser.add_argument("--guesses", type=int, help="the depth refuted (default: the least height less one)")
-    parser.add_argument("-o", "--output", type=Path, required=True)
+    parser.add_argument("-o", "--output", type=Path)
     args = parser.parse_args(argv)
     try:
         game = make_game(args.game, length=args.length, symbols=args.symbols)
@@ -166,9 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     except BactreeError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    args.output.write_bytes(data)
+    output = args.output or shipped_path(game)
+    output.write_bytes(data)
     entries = sum(len(node.get("refuted", [])) for node in writer.nodes)
-    print(f"{args.output}: no tree within {depth} guesses; {len(writer.nodes)} nodes, {entries} entries, "
+    print(f"{os.path.relpath(output)}: no tree within {depth} guesses; {len(writer.nodes)} nodes, {entries} entries, "
           f"{len(data):,} bytes, {time.process_time() - began:.1f}s CPU")
     return 0
 
