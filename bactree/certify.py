@@ -208,7 +208,7 @@ class Board:
 
     def map_of(self, raw: object) -> np.ndarray:
         """The image index of every code under a map written [positions, symbols] (`docs/certificates.md`)."""
-        n, k = self.game.length, len(self.game.symbols)
+        n = self.game.length
         if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[1], str)):
             raise CertificateError(f"invalid map {raw!r}: not [positions, symbols]")
         positions, symbols = raw
