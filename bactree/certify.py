@@ -74,8 +74,8 @@ import numpy as np
 
 FORMAT = "bactree-height-certificate"
 VERSION = 1
-# Codes whose answer table the checker builds (codes squared bytes): 4 of 10's is 25 MB, 5 of 10's 914 MB.
-MOST_CODES = 32_000
+# Most codes whose answer table the checker builds (codes squared bytes): 25 MB for 4 of 10, 1 GB for Mastermind 5x8.
+MOST_CODES = 32_768
 
 
 class CertificateError(ValueError):
@@ -124,6 +124,26 @@ def score(guess: str, secret: str) -> tuple[int, int]:
     return bulls, shared - bulls
 
 
+def answer_table(game: Game, codes: np.ndarray) -> np.ndarray:
+    """table[g, s]: the answer slot of secret `codes[s]` to guess `codes[g]` (uint8), by position and by symbol over
+    blocks of guesses.
+
+    Symmetric (bulls and shared symbols do not depend on which code is the guess), so that a part's answers to every
+    guess are its secrets' rows (`Board.over_caps`); `Board` checks it."""
+    n, k = game.length, len(game.symbols)
+    counts = np.zeros((len(codes), k), np.uint8)
+    np.add.at(counts, (np.arange(len(codes))[:, None], codes), 1)
+    small = codes.astype(np.uint8)
+    table = np.empty((len(codes), len(codes)), np.uint8)
+    step = max(1, (1 << 24) // len(codes))
+    for start in range(0, len(codes), step):
+        rows = slice(start, start + step)
+        bulls = sum((small[rows, i, None] == small[None, :, i]).astype(np.uint8) for i in range(n))
+        shared = sum(np.minimum(counts[rows, c, None], counts[None, :, c]) for c in range(k))
+        table[rows] = bulls * n + shared  # bulls * (n + 1) + (shared - bulls)
+    return table
+
+
 class Board:
     """One game's codes, answer table and class bounds: what checking its certificates reads."""
 
@@ -133,11 +153,10 @@ class Board:
         if len(self.names) > MOST_CODES:
             raise CertificateError(f"game too large to check: {len(self.names)} codes, at most {MOST_CODES}")
         self.index = {name: i for i, name in enumerate(self.names)}
-        place = {c: i for i, c in enumerate(game.symbols)}
-        self.codes = np.array([[place[c] for c in name] for name in self.names], np.int64).reshape(-1, game.length)
-        self.table = self._answer_table()
+        self.codes = self.code_rows(game, self.names)
+        self.table = answer_table(game, self.codes)
         if not np.array_equal(self.table, self.table.T):
-            raise CertificateError("the answer table is not symmetric")  # never: see `_answer_table`
+            raise CertificateError("the answer table is not symmetric")  # never: see `answer_table`
         counts = np.zeros((len(self.names), len(game.symbols)), np.int64)
         np.add.at(counts, (np.arange(len(self.names))[:, None], self.codes), 1)
         _, first, self.orbit_of = np.unique(-np.sort(-counts, axis=1), axis=0, return_index=True, return_inverse=True)
@@ -146,23 +165,12 @@ class Board:
         self._joint = [self._joint_counts(int(r)) for r in first]
         self.caps = [np.zeros((len(first), game.slots), np.int64)]  # caps[d][orbit, answer], 2. of the docstring
 
-    def _answer_table(self) -> np.ndarray:
-        """table[g, s]: the answer slot of secret s to guess g (uint8), by position and by symbol over blocks of guesses.
-
-        Symmetric (bulls and shared symbols do not depend on which code is the guess), so that a part's answers to
-        every guess are its secrets' rows, `over_caps`; the constructor checks it."""
-        n, k = self.game.length, len(self.game.symbols)
-        counts = np.zeros((len(self.codes), k), np.uint8)
-        np.add.at(counts, (np.arange(len(self.codes))[:, None], self.codes), 1)
-        codes = self.codes.astype(np.uint8)
-        table = np.empty((len(self.codes), len(self.codes)), np.uint8)
-        step = max(1, (1 << 24) // len(self.codes))
-        for start in range(0, len(self.codes), step):
-            rows = slice(start, start + step)
-            bulls = sum((codes[rows, i, None] == codes[None, :, i]).astype(np.uint8) for i in range(n))
-            shared = sum(np.minimum(counts[rows, c, None], counts[None, :, c]) for c in range(k))
-            table[rows] = bulls * n + shared  # bulls * (n + 1) + (shared - bulls)
-        return table
+    @staticmethod
+    def code_rows(game: Game, names: list[str] | None = None) -> np.ndarray:
+        """The codes (`game.codes()` unless given) as rows of symbol indices."""
+        place = {c: i for i, c in enumerate(game.symbols)}
+        names = game.codes() if names is None else names
+        return np.array([[place[c] for c in name] for name in names], np.int64).reshape(-1, game.length)
 
     def _joint_counts(self, r: int) -> np.ndarray:
         """joint[h, a, b]: how many codes give answer a to code r and b to code h."""

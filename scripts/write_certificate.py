@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     output = args.output or shipped_path(game)
     output.write_bytes(data)
     entries = sum(len(node.get("refuted", [])) for node in writer.nodes)
-    print(f"{os.path.relpath(output)}: no tree within {depth} guesses; {len(writer.nodes)} nodes, {entries} entries, "
+    print(f"{args.output or os.path.relpath(output)}: no tree within {depth} guesses; {len(writer.nodes)} nodes, {entries} entries, "
           f"{len(data):,} bytes, {time.process_time() - began:.1f}s CPU")
     return 0
 
