@@ -64,6 +64,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 import time
 from dataclasses import dataclass, field
@@ -75,6 +76,7 @@ import numpy as np
 FORMAT = "bactree-height-certificate"
 VERSION = 1
 # Most codes whose answer table the checker builds (codes squared bytes): 25 MB for 4 of 10, 1 GB for Mastermind 5x8.
+# Answers take a byte each, so codes of at most 15 symbols (256 answers).
 MOST_CODES = 32_768
 
 
@@ -149,9 +151,11 @@ class Board:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        count = len(game.symbols) ** game.length if game.repeats else math.perm(len(game.symbols), game.length)
+        if count > MOST_CODES or game.slots > 256:
+            raise CertificateError(f"game too large to check: {count} codes of length {game.length}, "
+                                   f"at most {MOST_CODES} codes of length at most 15")
         self.names = game.codes()
-        if len(self.names) > MOST_CODES:
-            raise CertificateError(f"game too large to check: {len(self.names)} codes, at most {MOST_CODES}")
         self.index = {name: i for i, name in enumerate(self.names)}
         self.codes = self.code_rows(game, self.names)
         self.table = answer_table(game, self.codes)

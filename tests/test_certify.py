@@ -308,6 +308,9 @@ def test_a_map_that_moves_the_set_is_refused() -> None:
     (lambda c: c.__setitem__("version", 2), "unsupported certificate version"),
     (lambda c: c["game"].__setitem__("rule", "wordle"), "unsupported rule"),
     (lambda c: c.__setitem__("guesses", 0), "invalid claim"),
+    (lambda c: c["game"].__setitem__("symbols", "abcdefghijklmnopqrstuvwxyz"), "game too large to check: 358800 codes"),
+    (lambda c: c["game"].update(symbols="a", repeats=True, length=16), "game too large to check: 1 codes of length 16"),
+    (lambda c: c["game"].__setitem__("symbols", "0012345"), "invalid game"),
 ])
 def test_malformed_certificates_are_refused(change, message: str) -> None:
     assert message in altered(change)
@@ -362,7 +365,7 @@ def test_the_checker_imports_numpy_and_the_standard_library_only() -> None:
     tree = ast.parse((ROOT / "bactree" / "certify.py").read_text())
     imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert imported <= {"__future__", "argparse", "dataclasses", "functools", "itertools", "json", "pathlib", "sys",
+    assert imported <= {"__future__", "argparse", "dataclasses", "functools", "itertools", "json", "math", "pathlib", "sys",
                         "time", "numpy"}
 
 
