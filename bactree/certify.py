@@ -27,14 +27,14 @@ b to h.
    through sigma (each guess g replaced by sigma(g), answers unchanged),
    finds every secret of sigma(S) within d.
 
-2. Class bounds. Let cap[d](h, b) be a number at least the most secrets of
-   class(h, b) that any one tree finds within d guesses. cap[0] = 0 holds.
-   Given cap[d - 1], a tree finds at most
-       [h in C] + sum over b != all bulls of min(|C & class(h, b)|, cap[d - 1](h, b))
+2. Class bounds. Let cap(d; h, b) be a number at least the most secrets of
+   class(h, b) that any one tree finds within d guesses. cap(0; h, b) = 0 holds.
+   Given cap(d - 1), a tree finds at most
+       [h in C] + sum over b != all bulls of min(|C & class(h, b)|, cap(d - 1; h, b))
    secrets of a class C within d, where h is its first guess: h itself,
    and under each answer b a subtree of d - 1 guesses, which finds at most
-   cap[d - 1](h, b) of class(h, b), of which C & class(h, b) is a part.
-   So cap[d](g, a), the most of that over every code h (and at most
+   cap(d - 1; h, b) of class(h, b), of which C & class(h, b) is a part.
+   So cap(d; g, a), the most of that over every code h (and at most
    |class(g, a)|), holds for class(g, a). Codes with the same counts of
    symbols, sorted, are images of each other under a map of 1. (relabel
    symbols by their counts, then permute positions), whose classes are
@@ -43,7 +43,7 @@ b to h.
 3. The rule of a node. A node claims that no tree finds every secret of
    its set S within d guesses. Suppose one did, with first guess h. Under
    each answer b its subtree finds every secret of the part of b within
-   d - 1; so no part may exceed cap[d - 1](h, b), and no part the
+   d - 1; so no part may exceed cap(d - 1; h, b), and no part the
    certificate refutes within d - 1 (a child node, checked the same way)
    may be one of h's. The checker therefore refutes each guess h of the
    game: by a part over its class bound, or by the node's entry for h
@@ -52,7 +52,7 @@ b to h.
    sends S onto S (by 1., a tree for S starting with sigma(h') gives one
    starting with h'). Every guess refuted, no tree exists. Depths fall by
    one along each entry, so the induction ends; at depth 1 the bound alone
-   decides (cap[0] = 0: any other secret refutes a guess).
+   decides (cap(0) = 0: any other secret refutes a guess).
 
 The root's set is every code. A node with no entry and no map is refuted
 by the bounds alone (at depth 2 exactly the sets no guess splits into
@@ -191,10 +191,10 @@ class Board:
         return joint.reshape(num, slots, slots)
 
     def cap(self, depth: int) -> np.ndarray:
-        """cap[depth][orbit, answer]: at least the most secrets of that class one tree finds within `depth` (2.)."""
+        """`caps[depth][orbit, answer]`: at least the most secrets of that class one tree finds within `depth` (2.)."""
         while len(self.caps) <= depth:
             before = self.caps[-1]
-            bound = before[self.orbit_of].copy()  # bound[h, b]: cap[d - 1](h, b)
+            bound = before[self.orbit_of].copy()  # bound[h, b]: cap(d - 1; h, b)
             bound[:, self.game.solved] = 0
             rows = []
             for o, r in enumerate(self.representatives):

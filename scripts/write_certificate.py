@@ -100,6 +100,8 @@ class Writer:
         """(generators of the maps sending `subset` onto itself, as the certificate writes them; each code's least
         image under them): the set's own maps where the search lists them all, else those fixing the history."""
         solver = self.solver
+        # The search's own listing of the group (private: the search exposes only the guesses it leaves), so the maps
+        # written are those its canonical guesses were chosen by; the checker verifies each map anyway.
         group = solver._set_group(subset)
         if group is None:
             rows, maps = _stabiliser(solver.codes[list(history)], solver.perms, self.game.num_symbols)
