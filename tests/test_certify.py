@@ -15,6 +15,7 @@ import importlib.util
 import itertools
 import json
 import random
+import re
 import subprocess
 import sys
 from functools import lru_cache
@@ -385,3 +386,15 @@ def test_command_line_as_a_plain_file(tmp_path: Path) -> None:
     bad.write_text(json.dumps(raw))
     run = subprocess.run([sys.executable, "-I", str(script), str(bad)], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 1 and run.stderr.startswith("REFUSED: node 0: guess ") and not run.stdout
+
+
+def test_the_session_of_the_docs_page_is_real() -> None:
+    """docs/certificates.md's console block: the command run from the checkout prints what the page shows."""
+    page = (ROOT / "docs" / "certificates.md").read_text()
+    block = re.search(r"^```console\n\$ (.*?)\n(.*?)^```", page, re.M | re.S)
+    command, shown = block.group(1), block.group(2)
+    assert command.startswith("python -m bactree.certify ")
+    run = subprocess.run([sys.executable, *command.split()[1:]], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    masked = [re.sub(r"\d+\.\ds\)", "?s)", text) for text in (run.stdout, shown)]
+    assert masked[0] == masked[1]
