@@ -398,3 +398,12 @@ def test_the_session_of_the_docs_page_is_real() -> None:
     assert run.returncode == 0, run.stderr
     masked = [re.sub(r"\d+\.\ds\)", "?s)", text) for text in (run.stdout, shown)]
     assert masked[0] == masked[1]
+
+
+def test_the_writers_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "mm.json"
+    assert write_certificate.main(["--game", "mastermind", "-o", str(out)]) == 0
+    assert out.read_bytes() == (ROOT / "certificates" / "mastermind-4x6-height.json").read_bytes()
+    assert capsys.readouterr().out.startswith(f"{out}: no tree within 4 guesses; 1 nodes, 0 entries, 169 bytes, ")
+    assert write_certificate.main(["--game", "mastermind", "--guesses", "5", "-o", str(out)]) == 1
+    assert "the claim is false" in capsys.readouterr().err
