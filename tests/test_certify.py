@@ -407,3 +407,16 @@ def test_the_writers_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert capsys.readouterr().out.startswith(f"{out}: no tree within 4 guesses; 1 nodes, 0 entries, 169 bytes, ")
     assert write_certificate.main(["--game", "mastermind", "--guesses", "5", "-o", str(out)]) == 1
     assert "the claim is false" in capsys.readouterr().err
+
+
+def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_certify", ROOT / "scripts" / "bench_certify.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--runs", "1", str(ROOT / "certificates" / "mastermind-4x6-height.json")]) == 0
+    assert bench.main(["--runs", "1", "--board", "-n", "3", "--symbols", "1234", "--repeats", "--depth", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"mastermind-4x6-height.json: no tree within 4; 169 bytes, 1 nodes, 0 entries; "
+                        r"write \d+\.\d\ds, check \d+\.\d\ds CPU \(medians of 1\)", lines[0])
+    assert re.fullmatch(r"3 of 1234: table \d+\.\d\ds, board \(table and joint counts\) \d+\.\d\ds, bounds to 3 "
+                        r"\d+\.\d\ds CPU \(medians of 1\)", lines[1])
