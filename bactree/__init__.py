@@ -12,7 +12,7 @@ own floor or those below it, and no files import each other in a circle
     build pipeline  pipeline
     features        coach, play, page, strategies, evaluate, export, crack, pegs
     searches        search
-    foundations     treefile, walker, shipped, game, compile_clock
+    foundations     treefile, walker, shipped, game, compile_clock, certify
 """
 
 from __future__ import annotations
