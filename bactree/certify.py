@@ -127,23 +127,38 @@ def score(guess: str, secret: str) -> tuple[int, int]:
 
 
 def answer_table(game: Game, codes: np.ndarray) -> np.ndarray:
-    """table[g, s]: the answer slot of secret `codes[s]` to guess `codes[g]` (uint8), by position and by symbol over
-    blocks of guesses.
+    """table[g, s]: the answer slot of secret `codes[s]` to guess `codes[g]` (uint8), as one product of matrices.
 
+    The slot is bulls * (n + 1) + cows = n * bulls + shared. Bulls are the positions where the codes agree: the dot
+    product of their rows of [x[i] = c] over positions i and symbols c. Shared symbols are the sum over symbols c of
+    min(count_c(g), count_c(s)) = the number of t >= 1 with both counts at least t: the dot product of their rows of
+    [count_c(x) >= t]. So the table is P P^T scaled by n plus Q Q^T, in float32, exact for integers this small.
     Symmetric (bulls and shared symbols do not depend on which code is the guess), so that a part's answers to every
     guess are its secrets' rows (`Board.over_caps`); `Board` checks it."""
-    n, k = game.length, len(game.symbols)
-    counts = np.zeros((len(codes), k), np.uint8)
-    np.add.at(counts, (np.arange(len(codes))[:, None], codes), 1)
-    small = codes.astype(np.uint8)
-    table = np.empty((len(codes), len(codes)), np.uint8)
-    step = max(1, (1 << 24) // len(codes))
-    for start in range(0, len(codes), step):
-        rows = slice(start, start + step)
-        bulls = sum((small[rows, i, None] == small[None, :, i]).astype(np.uint8) for i in range(n))
-        shared = sum(np.minimum(counts[rows, c, None], counts[None, :, c]) for c in range(k))
-        table[rows] = bulls * n + shared  # bulls * (n + 1) + (shared - bulls)
+    n, k, num = game.length, len(game.symbols), len(codes)
+    places = np.zeros((num, n, k), np.float32)
+    places[np.arange(num)[:, None], np.arange(n), codes] = 1
+    counts = np.zeros((num, k), np.int64)
+    np.add.at(counts, (np.arange(num)[:, None], codes), 1)
+    levels = (counts[:, :, None] >= np.arange(1, n + 1)).astype(np.float32).reshape(num, -1)
+    levels = levels[:, levels.any(axis=0)]  # without repeats no count reaches 2: columns of zeros dropped
+    left = np.concatenate([n * places.reshape(num, -1), levels], axis=1)
+    right = np.ascontiguousarray(np.concatenate([places.reshape(num, -1), levels], axis=1).T)
+    table = np.empty((num, num), np.uint8)
+    step = max(1, (1 << 22) // num)
+    for start in range(0, num, step):
+        table[start : start + step] = left[start : start + step] @ right
     return table
+
+
+def is_symmetric(table: np.ndarray, tile: int = 2048) -> bool:
+    """Whether the square `table` equals its transpose, compared tile by tile (a whole transpose reads memory slowly)."""
+    num = len(table)
+    return all(
+        np.array_equal(table[i : i + tile, j : j + tile], table[j : j + tile, i : i + tile].T)
+        for i in range(0, num, tile)
+        for j in range(i, num, tile)
+    )
 
 
 class Board:
@@ -159,7 +174,7 @@ class Board:
         self.index = {name: i for i, name in enumerate(self.names)}
         self.codes = self.code_rows(game, self.names)
         self.table = answer_table(game, self.codes)
-        if not np.array_equal(self.table, self.table.T):
+        if not is_symmetric(self.table):
             raise CertificateError("the answer table is not symmetric")  # never: see `answer_table`
         counts = np.zeros((len(self.names), len(game.symbols)), np.int64)
         np.add.at(counts, (np.arange(len(self.names))[:, None], self.codes), 1)

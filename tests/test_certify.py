@@ -87,12 +87,13 @@ def mask(indices) -> int:
 
 
 # -- the table and symmetry -------------------------------------------------
-@pytest.mark.parametrize("game", TINY + [certify.Game(4, "123456", True)], ids=str)
+@pytest.mark.parametrize("game", TINY + [certify.Game(4, "123456", True), certify.Game(5, "01234567", False)], ids=str)
 def test_table_is_the_plain_score_and_bactrees(game: certify.Game) -> None:
     board = board_of(game)
     names = board.names
+    rng = random.Random(1)
     pairs = itertools.product(range(len(names)), repeat=2) if len(names) < 100 else (
-        (random.Random(1).randrange(len(names)), random.Random(i).randrange(len(names))) for i in range(3000)
+        (rng.randrange(len(names)), rng.randrange(len(names))) for _ in range(3000)
     )
     for g, s in pairs:
         bulls, cows = certify.score(names[g], names[s])
@@ -100,6 +101,20 @@ def test_table_is_the_plain_score_and_bactrees(game: certify.Game) -> None:
     original = bactree_game(game)
     assert names == list(original.codes)
     assert np.array_equal(board.table, answer_table(original))
+
+
+def test_symmetry_is_checked_tile_by_tile() -> None:
+    """`is_symmetric` against the whole transpose, on sizes that the tiles do not divide, one entry changed."""
+    rng = np.random.default_rng(5)
+    for num, tile in [(1, 1), (7, 3), (10, 4), (12, 12), (13, 20)]:
+        upper = np.triu(rng.integers(0, 30, (num, num), dtype=np.uint8))
+        table = upper | np.triu(upper, 1).T
+        assert certify.is_symmetric(table, tile)
+        for _ in range(5):
+            g, s = rng.integers(0, num, 2)
+            changed = table.copy()
+            changed[g, s] += 1
+            assert certify.is_symmetric(changed, tile) == (g == s) == np.array_equal(changed, changed.T)
 
 
 @pytest.mark.parametrize("game", TINY, ids=str)
@@ -331,15 +346,20 @@ def test_a_node_at_two_depths_is_refused() -> None:
 
 # -- the shipped certificates ----------------------------------------------------
 SHIPPED = sorted((ROOT / "certificates").glob("*-height.json"))
+# Over 20 s each to check and write again (5 of 10: its table has 914 M answers): run with `pytest --slow`.
+SLOW = {"bulls-cows-5x10-height.json"}
 
 
 def test_certificates_are_shipped() -> None:
     assert [path.name for path in SHIPPED] == [
-        "bulls-cows-4x10-height.json", "bulls-cows-4x9-height.json", "mastermind-4x6-height.json", "mastermind-4x7-height.json",
+        "bulls-cows-4x10-height.json", "bulls-cows-4x9-height.json", "bulls-cows-5x10-height.json",
+        "mastermind-4x6-height.json", "mastermind-4x7-height.json",
     ]
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.name)
+@pytest.mark.parametrize("path", [
+    pytest.param(path, id=path.name, marks=[pytest.mark.slow] if path.name in SLOW else []) for path in SHIPPED
+])
 def test_shipped_certificate_and_tree_prove_the_least_height(path: Path) -> None:
     """Each is accepted, its tree file (replayed by the checker) reaches one guess more, and the writer makes it again."""
     raw = certify.load(path)
