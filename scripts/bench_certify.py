@@ -7,7 +7,9 @@ Usage:
 For each certificate: its bytes, nodes and entries, the median CPU seconds
 of writing it again (`scripts/write_certificate.py`, the search's tables
 and class bounds included) and of checking it (`bactree.certify.check`,
-the checker's table and bounds included), each in a fresh process. With
+the checker's table and bounds included), each in a fresh process, and
+the most memory such a process held (its peak resident set, the largest
+of the runs). With
 `--board`, for one game: the checker's answer table alone, its `Board`
 (the table again and the joint counts) and the class bounds up to
 `--depth`, timed apart: what checking a certificate of a
@@ -26,22 +28,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 WRITE = """
-import sys, time
+import resource, sys, time
 sys.path.insert(0, {scripts!r})
 from write_certificate import Writer
 from bactree.game import make_game
 began = time.process_time()
 Writer(make_game({name!r}, length={length}, symbols={symbols!r})).certificate({depth})
-print(time.process_time() - began)
+print(time.process_time() - began, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 CHECK = """
-import time
+import resource, time
 from pathlib import Path
 from bactree import certify
 began = time.process_time()
 certify.check(certify.load(Path({path!r})))
-print(time.process_time() - began)
+print(time.process_time() - began, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 BOARD = """
@@ -63,6 +65,11 @@ def child_seconds(code: str) -> list[float]:
     """The figures a child process prints on its last line."""
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     return [float(x) for x in done.stdout.split()[-3:]]
+
+
+def peak_mb(runs: list[list[float]]) -> int:
+    """The largest peak resident set of the runs (`ru_maxrss`, kilobytes on Linux), in megabytes."""
+    return round(max(run[1] for run in runs) / 1024)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,12 +95,13 @@ def main(argv: list[str] | None = None) -> int:
         name = "mastermind" if game["repeats"] else "bulls-cows"
         write = WRITE.format(scripts=str(ROOT / "scripts"), name=name, length=game["length"], symbols=game["symbols"],
                              depth=raw["guesses"])
-        writes = [child_seconds(write)[-1] for _ in range(args.runs)]
-        checks = [child_seconds(CHECK.format(path=str(path)))[-1] for _ in range(args.runs)]
+        writes = [child_seconds(write)[-2:] for _ in range(args.runs)]
+        checks = [child_seconds(CHECK.format(path=str(path)))[-2:] for _ in range(args.runs)]
         entries = sum(len(node.get("refuted", [])) for node in raw["nodes"])
+        write, check = (f"{statistics.median(run[0] for run in runs):.2f}s ({peak_mb(runs):,} MB peak)"
+                        for runs in (writes, checks))
         print(f"{path.name}: no tree within {raw['guesses']}; {path.stat().st_size:,} bytes, {len(raw['nodes'])} nodes, "
-              f"{entries} entries; write {statistics.median(writes):.2f}s, check {statistics.median(checks):.2f}s CPU "
-              f"(medians of {args.runs})")
+              f"{entries} entries; write {write}, check {check} CPU (medians of {args.runs})")
     return 0
 
 

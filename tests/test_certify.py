@@ -437,6 +437,6 @@ def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) ->
     assert bench.main(["--runs", "1", "--board", "-n", "3", "--symbols", "1234", "--repeats", "--depth", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert re.fullmatch(r"mastermind-4x6-height.json: no tree within 4; 169 bytes, 1 nodes, 0 entries; "
-                        r"write \d+\.\d\ds, check \d+\.\d\ds CPU \(medians of 1\)", lines[0])
+                        r"write \d+\.\d\ds \([\d,]+ MB peak\), check \d+\.\d\ds \([\d,]+ MB peak\) CPU \(medians of 1\)", lines[0])
     assert re.fullmatch(r"3 of 1234: table \d+\.\d\ds, board \(table and joint counts\) \d+\.\d\ds, bounds to 3 "
                         r"\d+\.\d\ds CPU \(medians of 1\)", lines[1])
