@@ -98,10 +98,10 @@ def main(argv: list[str] | None = None) -> int:
         writes = [child_seconds(write)[-2:] for _ in range(args.runs)]
         checks = [child_seconds(CHECK.format(path=str(path)))[-2:] for _ in range(args.runs)]
         entries = sum(len(node.get("refuted", [])) for node in raw["nodes"])
-        write, check = (f"{statistics.median(run[0] for run in runs):.2f}s ({peak_mb(runs):,} MB peak)"
-                        for runs in (writes, checks))
+        wrote, checked = (f"{statistics.median(run[0] for run in runs):.2f}s ({peak_mb(runs):,} MB peak)"
+                          for runs in (writes, checks))
         print(f"{path.name}: no tree within {raw['guesses']}; {path.stat().st_size:,} bytes, {len(raw['nodes'])} nodes, "
-              f"{entries} entries; write {write}, check {check} CPU (medians of {args.runs})")
+              f"{entries} entries; write {wrote}, check {checked} CPU (medians of {args.runs})")
     return 0
 
 
