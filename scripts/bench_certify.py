@@ -13,7 +13,7 @@ of the runs). With
 `--board`, for one game: the checker's answer table alone, its `Board`
 (the table again and the joint counts) and the class bounds up to
 `--depth`, timed apart: what checking a certificate of a
-larger game costs before its first node (a projection for 5 of 10).
+larger game costs before its first node.
 """
 
 from __future__ import annotations
