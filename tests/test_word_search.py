@@ -76,21 +76,21 @@ def test_allowed_guesses_that_are_never_secrets_can_win() -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=word_games(max_secrets=18, rules=tuple(RULES)), hard=st.booleans())
 def test_other_first_guesses_bounded_deeper_stay_sound(game: Game, hard: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`--others-deeper-calls`: on random small lists under every rule, the same tree; the lower bound at least the
+    """`--others-deeper-to`: on random small lists under every rule, the same tree; the lower bound at least the
     one of lookahead alone, at most the brute force's least total, and (free mode) at least the brute force's own
     bound of the other first guesses two guesses deep below each part (`naive_search.others_deeper`), up to the
     picked guess's bound."""
     deepen_small_sets(monkeypatch)
     least = min_chain_tree(game, None, ("total",), hard)[0][0]
 
-    def bounded(calls: int) -> tuple[dict, int]:
+    def bounded(to: int | None) -> tuple[dict, int]:
         said: list[str] = []
-        doc = build(game, "expected", budget=0, workers=1, hard=hard, greedy="entropy", others_deeper_calls=calls,
+        doc = build(game, "expected", budget=0, workers=1, hard=hard, greedy="entropy", others_deeper_to=to,
                     progress=said.append).document
         picked = [int(m.split(" cost at least ")[1].split(";")[0]) for m in said if " cost at least " in m]
         return doc, picked[0] if picked else doc["stats"].get("lower_bound", least)
 
-    plain, own = bounded(0)
+    plain, own = bounded(None)
     deeper, _ = bounded(10**6)
     assert deeper["root"] == plain["root"]
     low = plain["stats"].get("lower_bound", plain["stats"]["total_guesses"])
@@ -110,11 +110,13 @@ def deepen_small_sets(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_other_first_guesses_bounded_deeper_raise_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a Jotto list where one guess of lookahead leaves the other first guesses at 60, two guesses deep they
-    reach the picked guess's 62, the least total: the build is proven, its tree the same."""
+    reach the picked guess's 62, the least total: the build is proven, its tree the same; asked for 61, 61."""
     deepen_small_sets(monkeypatch)
     game = word_game("acdb adcb adec beac beca becd beda cbad dabc dbae dbce dbea debc eacd edca edcb".split(), rule="jotto")
     plain = build(game, "expected", budget=0, workers=1, greedy="entropy").document
-    deeper = build(game, "expected", budget=0, workers=1, greedy="entropy", others_deeper_calls=1000).document
+    deeper = build(game, "expected", budget=0, workers=1, greedy="entropy", others_deeper_to=10**6).document
     assert plain["stats"]["lower_bound"] == 60 and plain["stats"]["total_guesses"] == 62
     assert deeper["optimal"] is True and deeper["root"] == plain["root"]
+    short = build(game, "expected", budget=0, workers=1, greedy="entropy", others_deeper_to=61).document
+    assert short["stats"]["lower_bound"] == 61 and short["root"] == plain["root"]  # raised as far as asked only
     assert min_chain_tree(game, None, ("total",))[0][0] == 62

@@ -4,8 +4,8 @@ The least total of such a game is the least, over the first guesses' symmetry
 classes, of the least total of the trees that start with each. A budgeted
 build without `--first` refines the greedy rule's pick and bounds every other
 class by one guess of lookahead (`chosen_first_guess`), and with
-`--others-deeper-calls` their large parts two guesses deep, toward the
-picked guess's own bound (`OtherFirstGuesses.deepened`). With `--first CODE`
+`--others-deeper-to` their large parts two guesses deep, toward a
+bound (`OtherFirstGuesses.deepened`). With `--first CODE`
 (budgeted or exact, `given_first_guess`) the trees are those that start with
 CODE only, and so is the lower bound. With `--first all` it refines every class
 whose lookahead bound is below the best tree found so far, the lowest bound
@@ -50,20 +50,22 @@ class OtherFirstGuesses:
     kept: int
     bound: int
 
-    def deepened(self, target: int, calls: int) -> int:
+    def deepened(self, target: int) -> int:
         """A proven lower bound of the trees that start with another first guess than `kept`, at most `target`.
 
         Each other first guess still below `target` after one guess of
         lookahead gets its large parts bounded two guesses deep
-        (`bactree.search.others_bound`, at most `calls` parts in all), each
-        only as far as `target` needs: the chosen guess's own lower bound,
-        past which the game's bound cannot rise. With no calls, `bound`.
+        (`bactree.search.others_bound`), each only as far as `target` needs
+        (at most the chosen guess's own lower bound, past which the game's
+        bound cannot rise; a lower one costs less); as
+        everywhere, only games of `DEEPER_MIN_SET` secrets or more are
+        bounded deeper (`bactree.search.cost.deep`).
         """
-        if calls == 0 or self.bound >= target:
-            return min(self.bound, target)
+        if self.bound >= target:
+            return target
         everything = self.search.solver.secrets
         return others_bound(
-            self.search, everything, self.depth, (), self.guesses, self.bases, self.kept, target, deeper_calls=calls
+            self.search, everything, self.depth, (), self.guesses, self.bases, self.kept, target, deeper_calls=INFINITE
         )
 
 
