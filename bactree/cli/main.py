@@ -325,6 +325,7 @@ def build(
     greedy: Annotated[str, typer.Option("--greedy", help="The greedy trees' rule: bound (best-bound guess) or entropy; it picks the guess kept past --budget.")] = "bound",
     first: Annotated[Optional[str], typer.Option("--first", help="With -O expected: the first guess, a code or word (default: forced by symmetry, else searched, or with --budget the --greedy rule's); the file records it (objective.first_guess), and optimal then means among the trees that start with it. With --budget, all: every first guess's class that could give a better tree, the best kept (each class saves its parts to OUTPUT.CODE.resume).")] = None,
     deeper_calls: Annotated[Optional[int], typer.Option("--deeper-calls", help="With -O expected --budget: at most this many parts per set past the budget are bounded two guesses deep for the lower bound (default 100); more raises the bound for more time, and may change the tree.", show_default=False)] = None,
+    others_deeper_to: Annotated[Optional[int], typer.Option("--others-deeper-to", help="With -O expected --budget, when the build picks the first guess (a word list; Mastermind without --first): the other first guesses' large parts are bounded two guesses deep, each guess until it reaches this total or the picked guess's own lower bound, whichever is less (default: one guess of lookahead only). Higher, a higher lower bound for more time; the tree is the same.", show_default=False)] = None,
     exact_from: Annotated[Optional[Path], typer.Option("--exact-from", help="With -O expected --budget: the resume file of an exact build of this game (-O expected, no budget, unfinished): its finished parts, and its second guesses valued so far, stand in for this build's trees where they cost less (each replayed first).", show_default=False)] = None,
     refutations: Annotated[Optional[Path], typer.Option("--refutations", help="Worst-case: a file of refuted sets that the exhaustive search starts from (if it exists) and saves to every 5 minutes and at the end, even when stopped: a long search resumes instead of starting again.")] = None,
 ) -> None:
@@ -375,7 +376,7 @@ def build(
         result = build_tree(
             chosen, objective, tie_break, max_guesses, None if quiet else progress,
             budget, workers, checkpoint, resume, executor, address, hard, greedy, first, refutations, deeper_calls,
-            exact_from,
+            exact_from, others_deeper_to,
         )
         raise_if_signalled()
         data = dumps(result.document)

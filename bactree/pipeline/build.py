@@ -72,6 +72,7 @@ def build(
     refutations: Path | None = None,
     deeper_calls: int | None = None,
     exact_from: Path | None = None,
+    others_deeper_to: int | None = None,
 ) -> BuildResult:
     """Compile a provably optimal tree.
 
@@ -107,7 +108,10 @@ def build(
     build whose first guess symmetry does not force (Mastermind) and that is
     given none takes the greedy rule's and splits by its answers the same
     way; every other first guess is bounded by one guess of lookahead below
-    each of its parts, so the lower bound holds for the whole game.
+    each of its parts, so the lower bound holds for the whole game; with
+    `others_deeper_to`, their large parts two guesses deep, each guess as
+    far as that bound or the picked guess's own, whichever is less (the tree
+    stays the same; `OtherFirstGuesses.deepened`).
     `first_guess` "all" refines every first guess's class
     that could give a better tree and keeps the best (`bactree.pipeline.openings`),
     each class saving its parts to a resume file of its own beside
@@ -156,6 +160,11 @@ def build(
             raise BactreeError(f"--deeper-calls must be at least 0, got {deeper_calls}")
         if objective != "expected" or budget is None:
             raise BactreeError("--deeper-calls is for budgeted expected builds: add -O expected --budget SETS")
+    if others_deeper_to is not None and others_deeper_to < 0:
+        raise BactreeError(f"--others-deeper-to must be at least 0, got {others_deeper_to}")
+    if others_deeper_to is not None and (objective != "expected" or budget is None or first_guess is not None):
+        raise BactreeError("--others-deeper-to is for budgeted expected builds that pick their first guess: "
+                           "add -O expected --budget SETS, without --first")
     if exact_from is not None and (objective != "expected" or budget is None or first_guess == EVERY_FIRST_GUESS):
         raise BactreeError("--exact-from is for budgeted expected builds of one first guess: add -O expected --budget SETS")
     if exact_from is not None and checkpoint is not None and exact_from.resolve() == checkpoint.resolve():
@@ -178,14 +187,14 @@ def build(
                     "they steer the search, and every height is refuted again here")
         return _built(game, solver, objective, tie_break, keys, max_guesses, progress, budget, workers, checkpoint,
                       resume, executor, address, hard, greedy, first_guess,
-                      DEEPER_CALLS if deeper_calls is None else deeper_calls, start, exact_from)
+                      DEEPER_CALLS if deeper_calls is None else deeper_calls, start, exact_from, others_deeper_to)
 
 
 def _built(
     game: Game, solver: Solver, objective: str, tie_break: str, keys: tuple[str, ...], max_guesses: int | None,
     progress: Progress | None, budget: int | None, workers: int | None, checkpoint: Path | None, resume: bool,
     executor: str, address: str | None, hard: bool, greedy: str, first_guess: str | None, deeper_calls: int,
-    start: float, exact_from: Path | None = None,
+    start: float, exact_from: Path | None = None, others_deeper_to: int | None = None,
 ) -> BuildResult:
     """`build` once its options are checked, with `solver` made (and its refutations loaded)."""
     say = progress or (lambda message: None)
@@ -225,6 +234,7 @@ def _built(
     first = forced_first_guess(solver) if objective == "expected" else None
     every = first_guess == EVERY_FIRST_GUESS and first is None
     others = INFINITE  # a proven lower bound of the trees whose first guess is not `first`
+    other_firsts = None  # those first guesses, when the build picked `first` (`chosen_first_guess`)
     if given:
         assert first_guess is not None
         first = given_first_guess(solver, depth, first_guess)
@@ -233,7 +243,8 @@ def _built(
     elif first is not None:
         say(f"first guess {game.codes[first]} forced by symmetry: one subproblem per answer")
     elif objective == "expected" and budget is not None and not every:
-        first, others = chosen_first_guess(solver, depth, greedy)
+        first, other_firsts = chosen_first_guess(solver, depth, greedy)
+        others = other_firsts.bound
         say(f"first guess {game.codes[first]} (the {greedy} rule's pick; any other costs at least {others}): "
             "one subproblem per answer")
     if every:
@@ -247,6 +258,9 @@ def _built(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
             executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls, exact=exact_from,
         )
+        if other_firsts is not None and others_deeper_to is not None and others < min(lower, others_deeper_to):
+            say(f"bounding the other first guesses two guesses deep, up to {min(lower, others_deeper_to)}")
+            others = other_firsts.deepened(min(lower, others_deeper_to))
         if others < INFINITE:
             say(f"trees that start with {game.codes[first]} cost at least {lower}; any other, at least {others}")
         lower = min(lower, others)

@@ -3,7 +3,9 @@
 The least total of such a game is the least, over the first guesses' symmetry
 classes, of the least total of the trees that start with each. A budgeted
 build without `--first` refines the greedy rule's pick and bounds every other
-class by one guess of lookahead (`chosen_first_guess`). With `--first CODE`
+class by one guess of lookahead (`chosen_first_guess`), and with
+`--others-deeper-to` their large parts two guesses deep, toward a
+bound (`OtherFirstGuesses.deepened`). With `--first CODE`
 (budgeted or exact, `given_first_guess`) the trees are those that start with
 CODE only, and so is the lower bound. With `--first all` it refines every class
 whose lookahead bound is below the best tree found so far, the lowest bound
@@ -16,8 +18,11 @@ hours resumes class by class.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+
+import numpy as np
 
 from ..game import BactreeError
 from ..search import DEEPER_CALLS, INFINITE, TOTAL_GUESSES, CostSearch, Solver, greedy_order, others_bound
@@ -30,8 +35,42 @@ Progress = Callable[[str], None]
 EVERY_FIRST_GUESS = "all"
 
 
-def chosen_first_guess(solver: Solver, depth: int, greedy: str) -> tuple[int, int]:
-    """(first guess, proven lower bound of every tree that starts with another) for a budgeted build.
+@dataclass
+class OtherFirstGuesses:
+    """The first guesses a budgeted build does not take (all but `kept`), with the search that bounds them.
+
+    `bound` is their proven lower bound by one guess of lookahead below
+    each of their parts; `deepened` raises it.
+    """
+
+    search: CostSearch
+    depth: int
+    guesses: np.ndarray
+    bases: np.ndarray
+    kept: int
+    bound: int
+
+    def deepened(self, target: int) -> int:
+        """A proven lower bound of the trees that start with another first guess than `kept`, at most `target`.
+
+        Each other first guess still below `target` after one guess of
+        lookahead gets its large parts bounded two guesses deep
+        (`bactree.search.others_bound`), each only as far as `target` needs
+        (at most the chosen guess's own lower bound, past which the game's
+        bound cannot rise; a lower one costs less); as
+        everywhere, only games of `DEEPER_MIN_SET` secrets or more are
+        bounded deeper (`bactree.search.cost.deep`).
+        """
+        if self.bound >= target:
+            return target
+        everything = self.search.solver.secrets
+        return others_bound(
+            self.search, everything, self.depth, (), self.guesses, self.bases, self.kept, target, deeper_calls=INFINITE
+        )
+
+
+def chosen_first_guess(solver: Solver, depth: int, greedy: str) -> tuple[int, OtherFirstGuesses]:
+    """(first guess, the others with a proven lower bound of every tree that starts with one) for a budgeted build.
 
     The first guess is the greedy rule's pick among the first guesses (one
     per symmetry class). Any other first guess costs at least its own cost
@@ -43,7 +82,8 @@ def chosen_first_guess(solver: Solver, depth: int, greedy: str) -> tuple[int, in
     everything = solver.secrets
     guesses, bases, _ = search.candidates(everything, depth, ())
     first = greedy_order(search, everything, depth, (), guesses)[0]
-    return first, others_bound(search, everything, depth, (), guesses, bases, first, INFINITE)
+    bound = others_bound(search, everything, depth, (), guesses, bases, first, INFINITE)
+    return first, OtherFirstGuesses(search, depth, guesses, bases, first, bound)
 
 
 def given_first_guess(solver: Solver, depth: int, code: str) -> int:
