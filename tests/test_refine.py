@@ -274,32 +274,33 @@ def test_deeper_calls_cap_the_parts_bounded_two_guesses_deep(monkeypatch: pytest
     assert dumps(bounded(1000, workers=2)) == dumps(many)
 
 
+def _build_refused(tmp_path, *arguments: str):
+    """`bactree build ARGUMENTS -o tmp/t.json`, which must exit 2 (a usage error)."""
+    result = CliRunner().invoke(app, ["build", *arguments, "-o", str(tmp_path / "t.json")])
+    assert result.exit_code == 2
+    return result
+
+
 @pytest.mark.parametrize("options", [["-n", "2"], ["-n", "2", "-O", "expected"]])
 def test_deeper_calls_are_refused_without_a_budget_in_one_line(tmp_path, options: list[str]) -> None:
-    result = CliRunner().invoke(app, ["build", *options, "--deeper-calls", "5", "-o", str(tmp_path / "t.json")])
-    assert result.exit_code == 2
+    result = _build_refused(tmp_path, *options, "--deeper-calls", "5")
     assert result.output.strip().splitlines() == [
         "Error: --deeper-calls is for budgeted expected builds: add -O expected --budget SETS"]
 
 
 def test_negative_deeper_calls_are_refused_in_one_line(tmp_path) -> None:
-    result = CliRunner().invoke(app, ["build", "-n", "2", "-O", "expected", "--budget", "1", "--deeper-calls", "-1",
-                                      "-o", str(tmp_path / "t.json")])
-    assert result.exit_code == 2
+    result = _build_refused(tmp_path, "-n", "2", "-O", "expected", "--budget", "1", "--deeper-calls", "-1")
     assert result.output.strip().splitlines() == ["Error: --deeper-calls must be at least 0, got -1"]
 
 
 @pytest.mark.parametrize("options", [["-O", "expected"], ["-O", "expected", "--budget", "1", "--first", "12"]])
 def test_others_deeper_to_is_refused_where_the_build_picks_no_first_guess(tmp_path, options: list[str]) -> None:
-    result = CliRunner().invoke(app, ["build", "-n", "2", *options, "--others-deeper-to", "5", "-o", str(tmp_path / "t.json")])
-    assert result.exit_code == 2
+    result = _build_refused(tmp_path, "-n", "2", *options, "--others-deeper-to", "5")
     assert result.output.strip().splitlines() == [
         "Error: --others-deeper-to is for budgeted expected builds that pick their first guess: add -O expected "
         "--budget SETS, without --first"]
 
 
 def test_a_negative_others_deeper_to_is_refused_in_one_line(tmp_path) -> None:
-    result = CliRunner().invoke(app, ["build", "-n", "2", "-O", "expected", "--budget", "1", "--others-deeper-to", "-1",
-                                      "-o", str(tmp_path / "t.json")])
-    assert result.exit_code == 2
+    result = _build_refused(tmp_path, "-n", "2", "-O", "expected", "--budget", "1", "--others-deeper-to", "-1")
     assert result.output.strip().splitlines() == ["Error: --others-deeper-to must be at least 0, got -1"]

@@ -258,9 +258,11 @@ def _built(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
             executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls, exact=exact_from,
         )
-        if other_firsts is not None and others_deeper_to is not None and others < min(lower, others_deeper_to):
-            say(f"bounding the other first guesses two guesses deep, up to {min(lower, others_deeper_to)}")
-            others = other_firsts.deepened(min(lower, others_deeper_to))
+        if other_firsts is not None and others_deeper_to is not None:
+            target = min(lower, others_deeper_to)  # past the picked guess's own bound the game's cannot rise
+            if others < target:
+                say(f"bounding the other first guesses two guesses deep, up to {target}")
+                others = other_firsts.deepened(target)
         if others < INFINITE:
             say(f"trees that start with {game.codes[first]} cost at least {lower}; any other, at least {others}")
         lower = min(lower, others)
