@@ -16,6 +16,7 @@ from ..search.height.finder import EVERY
 from ..search.height import solver as search_height
 from ..search.height.solver import SearchBudgetExceeded
 from ..search.height.refutations import kept_in
+from .first_guesses import solve_first_guesses
 from .openings import EVERY_FIRST_GUESS, chosen_first_guess, given_first_guess, solve_every_first_guess
 from .subproblems import find_by_first_answer, forced_first_guess, solve_by_first_answer
 from ..treefile import Node, Objective, document
@@ -266,6 +267,9 @@ def _built(
         if others < INFINITE:
             say(f"trees that start with {game.codes[first]} cost at least {lower}; any other, at least {others}")
         lower = min(lower, others)
+    elif budget is None and objective == "expected":  # no first guess forced (a word list): each one decided is saved
+        root, cost, searched = solve_first_guesses(solver, depth, checkpoint, progress, not resume, greedy)
+        lower = cost
     else:
         search = CostSearch(solver, cost_kind, say, greedy)
         if budget is None:

@@ -25,7 +25,7 @@ build is reproducible.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -221,16 +221,36 @@ class CostSearch:
         best, best_guess = bound, -1
         own_symmetry = s >= self.set_symmetry_min_set
         guesses, bases, fail_low = self.candidates(subset, depth, history, bound, own_symmetry=own_symmetry)
-        # `fail_low`: the least proven bound among guesses that cannot beat `bound`.
-        # The kernel skips the guesses whose small parts' bounds rule them out; each one
-        # it stops at is finished here: large parts raised, then the parts searched.
-        index = 0
+        best, best_guess, fail_low = self.best_of(subset, depth, history, guesses, bases, 0, best, best_guess, fail_low)
+        if best_guess >= 0:
+            self.exact[key] = (best, best_guess)
+        else:
+            self.lower[key] = max(self.lower.get(key, 0), floor, fail_low)
+        if self.keeper is not None:
+            self.keeper.searched(key, started)
+        return best if best_guess >= 0 else max(floor, fail_low)
+
+    def best_of(
+        self, subset: np.ndarray, depth: int, history: tuple[int, ...], guesses: np.ndarray, bases: np.ndarray,
+        index: int, best: int, best_guess: int, fail_low: int, decided: Callable[[int, int, int, int], None] | None = None,
+    ) -> tuple[int, int, int]:
+        """(best, its guess or -1, fail_low): `solve`'s loop over `candidates`' `guesses` from `index` on.
+
+        `best` is the cost to beat, reached by `best_guess` (-1: none yet);
+        `fail_low` the least proven bound among the guesses that cannot beat
+        it. The kernel skips the guesses whose small parts' bounds rule them
+        out; each one it stops at is finished here (large parts raised, then
+        the parts searched), and then `decided(index, best, best_guess,
+        fail_low)` is called: every guess before `index` is decided, so a
+        caller can save those four and later resume the loop from them
+        (`bactree.pipeline.first_guesses`, the root of a word list's build).
+        """
         while True:
             index, fail_low, ordered, starts, slots, known, raised = _cost_kernels._screen_guesses_in(
                 self.context, subset, guesses, bases, index, depth - 1, best, best_guess, fail_low,
             )
             if index >= len(guesses):
-                break
+                return best, best_guess, fail_low
             guess, base = int(guesses[index]), int(bases[index])
             index += 1
             # Ties are taken only by a lower code, so the lowest optimal guess wins.
@@ -245,13 +265,8 @@ class CostSearch:
             self.between_steps()  # a guess of a large set may take seconds, and every set below it may be the kernel's
             if self.progress:
                 self._report(history, guess, best if best_guess >= 0 else None)
-        if best_guess >= 0:
-            self.exact[key] = (best, best_guess)
-        else:
-            self.lower[key] = max(self.lower.get(key, 0), floor, fail_low)
-        if self.keeper is not None:
-            self.keeper.searched(key, started)
-        return best if best_guess >= 0 else max(floor, fail_low)
+            if decided is not None:
+                decided(index, best, best_guess, fail_low)
 
     def _history_pool(self, subset: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
         """The guesses canonical under the stabiliser of `history` for the kernel to try on `subset` (the set those
