@@ -116,3 +116,22 @@ def test_a_resume_file_of_other_search_code_is_searched_again(tmp_path: Path) ->
     assert dumps(result.document) == uninterrupted()
     assert "resuming: t.json.resume was made by other search code: its" in "\n".join(lines)
     assert len(decided_lines(lines)) == 144
+
+
+def test_a_budgeted_build_takes_the_exact_builds_best_tree_where_it_costs_less(tmp_path: Path) -> None:
+    """`--exact-from` the stopped build's file: its best tree (replayed) replaces the budgeted one when cheaper; the
+    lower bound stays the budgeted build's own."""
+    checkpoint = stopped_file(tmp_path)
+    saved = orjson.loads(checkpoint.read_bytes())
+    budgeted = build(list_game(), "expected", budget=0)
+    assert budgeted.stats["total_guesses"] > saved["best"]  # the 150 words' greedy tree is worse: something to take
+    lines: list[str] = []
+    taken = build(list_game(), "expected", budget=0, exact_from=checkpoint, progress=lines.append)
+    assert taken.document["root"] == saved["tree"] and taken.stats["total_guesses"] == saved["best"]
+    assert taken.stats["lower_bound"] == budgeted.stats["lower_bound"] and taken.document["optimal"] is False
+    assert f"its best tree (first guess {saved['best_guess']}) totals {saved['best']}" in "\n".join(lines)
+    with pytest.raises(BactreeError, match="give it to a budgeted build without --first"):
+        build(list_game(), "expected", budget=0, exact_from=checkpoint, first_guess=saved["best_guess"])
+    other = word_game(read_word_list("en-4").words[1::7][:150])
+    with pytest.raises(BactreeError, match="made by a different build"):
+        build(other, "expected", budget=0, exact_from=checkpoint)

@@ -16,7 +16,7 @@ from ..search.height.finder import EVERY
 from ..search.height import solver as search_height
 from ..search.height.solver import SearchBudgetExceeded
 from ..search.height.refutations import kept_in
-from .first_guesses import solve_first_guesses
+from .first_guesses import exact_builds_best, holds_first_guesses, solve_first_guesses
 from .openings import EVERY_FIRST_GUESS, chosen_first_guess, given_first_guess, solve_every_first_guess
 from .subproblems import find_by_first_answer, forced_first_guess, solve_by_first_answer
 from ..treefile import Node, Objective, document
@@ -132,7 +132,15 @@ def build(
     same game (run for hours, unfinished): a budgeted expected build takes
     its finished parts, and the trees of the second guesses it has valued,
     wherever they cost less than its own (`subproblems._bettered`); every
-    one is replayed first, and a file of another build is refused.
+    one is replayed first, and a file of another build is refused. For a
+    build that picks its first guess the exact build is of the whole game,
+    its first guesses decided in turn (`bactree.pipeline.first_guesses`):
+    its best tree so far, replayed, is taken if it costs less; the lower
+    bound stays this build's own.
+
+    An exact expected build whose first guess is neither forced nor given
+    (a word list) saves each first guess it decides to `checkpoint`, and
+    `resume` goes on from there (`bactree.pipeline.first_guesses`).
     """
     game.check_size(BUILD_LIMIT)
     if objective not in OBJECTIVES:
@@ -255,9 +263,15 @@ def _built(
             executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls,
         )
     elif first is not None:
+        # A build that picks its first guess takes an exact build's best tree of the whole game, if better, at the end.
+        whole = exact_from if exact_from is not None and holds_first_guesses(exact_from) else None
+        if whole is not None and other_firsts is None:
+            raise BactreeError(f"{exact_from} is of an exact build of the whole game (its first guesses decided): "
+                               "give it to a budgeted build without --first")
         root, cost, lower, searched = solve_by_first_answer(
             solver, first, depth, budget, workers, checkpoint, progress, fresh=not resume,
-            executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls, exact=exact_from,
+            executor=executor, address=address, greedy=greedy, deeper_calls=deeper_calls,
+            exact=exact_from if whole is None else None,
         )
         if other_firsts is not None and others_deeper_to is not None:
             target = min(lower, others_deeper_to)  # past the picked guess's own bound the game's cannot rise
@@ -267,6 +281,8 @@ def _built(
         if others < INFINITE:
             say(f"trees that start with {game.codes[first]} cost at least {lower}; any other, at least {others}")
         lower = min(lower, others)
+        if whole is not None:
+            root, cost = _exact_builds_best(solver, depth, whole, root, cost, lower, say)
     elif budget is None and objective == "expected":  # no first guess forced (a word list): each one decided is saved
         root, cost, searched = solve_first_guesses(solver, depth, checkpoint, progress, not resume, greedy)
         lower = cost
@@ -288,6 +304,24 @@ def _built(
     bound = height if objective == "worst-case" else lower // max(cost_kind.weights)
     doc = document(game, recorded, optimal, root, None if optimal else bound)
     return BuildResult(doc, doc["stats"]["max_guesses"], cost, time.perf_counter() - start, searched)
+
+
+def _exact_builds_best(
+    solver: Solver, depth: int, path: Path, root: Node, cost: int, lower: int, say: Progress
+) -> tuple[Node, int]:
+    """(tree, total): the best tree an unfinished exact build of the game saved in `path` (`exact_builds_best`,
+    replayed) where it costs less than `root`, else `root`; a total below the proven `lower` is an error."""
+    best = exact_builds_best(path, solver, depth)
+    if best is None or best[1] >= cost:
+        say(f"{path.name}: " + ("no first guess valued yet" if best is None else f"its best tree totals {best[1]}")
+            + f": this build's tree ({cost}) kept")
+        return root, cost
+    tree, total = best
+    if total < lower:
+        raise BactreeError(f"{path}: its tree totals {total}, below the lower bound {lower} proven here: "
+                           "one of the two is wrong")
+    say(f"{path.name}: its best tree (first guess {tree['guess']}) totals {total}, less than {cost}: taken")
+    return tree, total
 
 
 def _check_claims(solver: Solver, root: Node) -> None:

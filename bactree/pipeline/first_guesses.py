@@ -60,8 +60,7 @@ def solve_first_guesses(
     guesses, bases, fail_low = search.candidates(
         everything, depth, (), INFINITE, own_symmetry=len(everything) >= search.set_symmetry_min_set
     )
-    header = {"game": [game.length, game.symbols, game.repeats], "rule": game.rule.name, "lists": game.list_digest,
-              "depth": depth, "hard": solver.hard, "candidates": len(guesses), "code": search_code()}
+    header = _header(solver, depth, len(guesses))
     state: dict[str, Any] = {"header": header, "index": 0, "best": INFINITE, "best_guess": None, "fail_low": fail_low,
                              "tree": None, "finished": 0}
     if checkpoint is not None:
@@ -113,9 +112,39 @@ def solve_first_guesses(
     return state["tree"], best, search.nodes_searched
 
 
-def read_first_guesses(path: Path, header: dict[str, Any], solver: Solver, depth: int) -> dict[str, Any]:
-    """What `solve_first_guesses` saved in `path`, once its header is this build's (but for the code) and its best tree
-    replays at its total within `depth`; `ResumeFileError` (one line) otherwise."""
+def _header(solver: Solver, depth: int, candidates: int | None) -> dict[str, Any]:
+    """The resume file's header: the game (its lists by digest), cap, mode, first guesses to decide, search code."""
+    game = solver.game
+    return {"game": [game.length, game.symbols, game.repeats], "rule": game.rule.name, "lists": game.list_digest,
+            "depth": depth, "hard": solver.hard, "candidates": candidates, "code": search_code()}
+
+
+def holds_first_guesses(path: Path) -> bool:
+    """Whether `path` reads as a resume file of `solve_first_guesses` (not of a split build): its fields."""
+    try:
+        saved = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return False  # the reader of split builds' files says what is wrong with it
+    return isinstance(saved, dict) and set(saved) == FIELDS
+
+
+def exact_builds_best(path: Path, solver: Solver, depth: int) -> tuple[Node, int] | None:
+    """(tree, total) of the best first guess an exact build of this game within `depth` has valued so far (saved in
+    `path` by `solve_first_guesses`, whatever its search code: the tree is replayed), or None if none yet.
+
+    For `--exact-from` on a budgeted build that picks its first guess: the
+    tree stands in where it costs less. Of another game, cap or mode, or
+    damaged: `ResumeFileError`.
+    """
+    saved = read_first_guesses(path, _header(solver, depth, None), solver, depth, ignored=("code", "candidates"))
+    return None if saved["tree"] is None else (saved["tree"], saved["best"])
+
+
+def read_first_guesses(
+    path: Path, header: dict[str, Any], solver: Solver, depth: int, ignored: tuple[str, ...] = ("code",)
+) -> dict[str, Any]:
+    """What `solve_first_guesses` saved in `path`, once its header is `header` (but for the fields `ignored`) and its
+    best tree replays at its total within `depth`; `ResumeFileError` (one line) otherwise."""
 
     def refuse(problem: str) -> ResumeFileError:
         return ResumeFileError(f"{path}: {problem}; remove it to start afresh")
@@ -128,10 +157,11 @@ def read_first_guesses(path: Path, header: dict[str, Any], solver: Solver, depth
         raise refuse("not a resume file (not valid JSON)") from None
     if not isinstance(saved, dict) or set(saved) != FIELDS or not isinstance(saved["header"], dict):
         raise refuse("not the resume file of an exact build's first guesses")
-    if {k: v for k, v in saved["header"].items() if k != "code"} != {k: v for k, v in header.items() if k != "code"}:
+    if ({k: v for k, v in saved["header"].items() if k not in ignored}
+            != {k: v for k, v in header.items() if k not in ignored}):
         raise refuse("made by a different build (game, lists, cap or hard mode)")
-    numbers = (saved["index"], saved["best"], saved["fail_low"], saved["finished"])
-    if any(type(n) is not int for n in numbers) or not 0 <= saved["index"] <= header["candidates"]:
+    numbers = (saved["index"], saved["best"], saved["fail_low"], saved["finished"], saved["header"].get("candidates"))
+    if any(type(n) is not int for n in numbers) or not 0 <= saved["index"] <= saved["header"]["candidates"]:
         raise refuse("a figure has the wrong type, or is out of range")
     tree = saved["tree"]
     if tree is None:
