@@ -90,12 +90,11 @@ def solve_first_guesses(
     index = {code: i for i, code in enumerate(codes)}
 
     def decided(at: int, best: int, best_guess: int, low: int) -> None:
-        if best_guess < 0:  # no first guess within `depth` yet: nothing to save but where the search is
-            state.update(index=at, fail_low=low, finished=state["finished"] + 1)
-        elif codes[best_guess] != state["best_guess"] or best != state["best"]:  # a new best: its tree, read from the memo
-            state["tree"] = search.tree_after(everything, depth, best_guess)
-        if best_guess >= 0:
-            state.update(index=at, best=best, best_guess=codes[best_guess], fail_low=low, finished=state["finished"] + 1)
+        state.update(index=at, fail_low=low, finished=state["finished"] + 1)
+        if best_guess >= 0:  # else no first guess within `depth` yet: nothing to save but where the search is
+            if codes[best_guess] != state["best_guess"] or best != state["best"]:  # a new best: its tree, from the memo
+                state["tree"] = search.tree_after(everything, depth, best_guess)
+            state.update(best=best, best_guess=codes[best_guess])
         if checkpoint is not None:
             write_atomic(checkpoint, json_bytes(state))
         say(f"first guesses: {at} of {len(guesses)} decided (the last {codes[int(guesses[at - 1])]}), best "
