@@ -32,14 +32,16 @@ def write_doc(path: Path, game: Game, objective: treefile.Objective, optimal: bo
 def test_trees_lists_each_tree_with_its_figures(tmp_path: Path) -> None:
     write_doc(tmp_path / "bulls-cows-2x4-worst-case.json", Game(2, "0123", False), treefile.Objective("worst-case", ("nodes",)), True)
     write_doc(tmp_path / "mastermind-2x3-expected-max9.json", Game(2, "123", True), treefile.Objective("expected", (), True, 9), False, 17)
+    write_doc(tmp_path / "mastermind-2x3-expected-first.json", Game(2, "123", True), treefile.Objective("expected", first_guess="11"), True)
     write_doc(tmp_path / "mastermind-2x3-expected.new.json", Game(2, "123", True), treefile.Objective("expected"), True)  # not offered
     (tmp_path / "notes.json").write_text("{}")  # not a tree: left out
     result = runner.invoke(app, ["trees", "--folder", str(tmp_path)])
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
-        "name                          game                     objective              height  total  optimal\n"
-        "bulls-cows-2x4-worst-case     2 of '0123', no repeats  worst-case (nodes)          3     30  yes\n"
-        "mastermind-2x3-expected-max9  2 of '123', repeats      expected, max 9, hard       4     24  no (>= 17)\n"
+        "name                           game                     objective              height  total  optimal\n"
+        "bulls-cows-2x4-worst-case      2 of '0123', no repeats  worst-case (nodes)          3     30  yes\n"
+        "mastermind-2x3-expected-first  2 of '123', repeats      expected, first 11          4     24  yes\n"
+        "mastermind-2x3-expected-max9   2 of '123', repeats      expected, max 9, hard       4     24  no (>= 17)\n"
     )
 
 

@@ -19,6 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 import bactree.pipeline.build
+from bactree.pipeline.openings import EVERY_FIRST_GUESS
 from bactree.treefile import check_header
 from bactree.cli.main import app
 from bactree.shipped import trees_dir
@@ -58,6 +59,9 @@ class Recorded(Exception):
 def test_each_command_builds_what_its_file_records(entry, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The CLI turns the options into the game, objective, tie-breaks, hard mode and cap of the file's header.
 
+    A `--first CODE` is the file's `objective.first_guess` (`--first all`
+    records none: the build picked among every first guess).
+
     Without a budget the file must claim optimality: the search proves it.
     A budget may leave a file not proven optimal, with a lower bound, or
     not (the 5 of 10 worst case: the exhaustive search proves its height
@@ -81,7 +85,8 @@ def test_each_command_builds_what_its_file_records(entry, monkeypatch: pytest.Mo
     doc = header(entry.file)
     assert game == check_header(doc, entry.file)
     keys = [] if objective == "expected" or tie_break == "none" else list(bactree.pipeline.build.parse_tie_breaks(tie_break or "nodes"))
-    assert {"name": objective, "tie_breaks": keys, "hard_mode": hard, "max_guesses": max_guesses} == doc["objective"]
+    fixed = {} if call["first_guess"] in (None, EVERY_FIRST_GUESS) else {"first_guess": call["first_guess"]}
+    assert {"name": objective, "tie_breaks": keys, "hard_mode": hard, "max_guesses": max_guesses, **fixed} == doc["objective"]
     assert doc["optimal"] is ("lower_bound" not in doc["stats"])
     assert doc["optimal"] or budget is not None
 

@@ -109,7 +109,8 @@ def trees_table(entries: list[ShippedTree]) -> str:
 
 
 def objective_text(objective: dict[str, Any]) -> str:
-    """`worst-case (crush,total)`, `expected, max 5`, `expected, hard`: a tree header's objective in a few words."""
+    """`worst-case (crush,total)`, `expected, max 5`, `expected, hard`, `expected, first 11223`: a tree header's
+    objective in a few words (a given first guess named, as `optimal` and the bound hold for its trees only)."""
     text = str(objective.get("name"))
     if objective.get("tie_breaks"):
         text += f" ({','.join(map(str, objective['tie_breaks']))})"
@@ -117,6 +118,8 @@ def objective_text(objective: dict[str, Any]) -> str:
         text += f", max {objective['max_guesses']}"
     if objective.get("hard_mode"):
         text += ", hard"
+    if objective.get("first_guess") is not None:
+        text += f", first {objective['first_guess']}"
     return text
 
 
