@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import re
 import shlex
 import shutil
 import sys
@@ -171,3 +172,28 @@ def test_from_scratch_rebuilds_an_optimal_tree_and_skips_one_not_proven(tmp_path
     code, lines, _ = run(capsys, "--trees", str(tmp_path), "--from-scratch", SMALL, "mastermind-5x8-expected.json")
     assert code == 0 and lines[0].startswith(SMALL) and lines[0].endswith(" bytes  identical")
     assert lines[1] == f"{'mastermind-5x8-expected.json':38} skipped: not optimal, nothing to re-prove"
+
+
+def test_from_scratch_takes_another_tree_of_the_claimed_total_as_re_proved(tmp_path: Path, capsys) -> None:
+    """From scratch a build may prove the file's least total at other bytes (here: a node count changed by hand, the
+    total kept): `re-proved`, exit 0; the ordinary rebuild calls it different, and a changed total fails both."""
+    text = (trees_dir() / SMALL).read_text()
+    nodes = re.search(r'"nodes": (\d+)', text)
+    assert nodes is not None and text.count(nodes.group(0)) == 1
+    (tmp_path / SMALL).write_text(text.replace(nodes.group(0), f'"nodes": {int(nodes.group(1)) + 1}'))
+    code, lines, _ = run(capsys, "--trees", str(tmp_path), "--from-scratch", SMALL)
+    assert code == 0 and "  re-proved: total_guesses 5625 optimal, at another tree (first difference at line " in lines[0]
+    assert lines[-1].startswith("1 of 1 rebuilt identical or re-proved in ")
+    code, lines, _ = run(capsys, "--trees", str(tmp_path), SMALL)
+    assert code == 1 and f"DIFFERENT from {tmp_path / SMALL} " in lines[0]
+    (tmp_path / SMALL).write_text(text.replace('"total_guesses": 5625', '"total_guesses": 5624'))
+    code, lines, _ = run(capsys, "--trees", str(tmp_path), "--from-scratch", SMALL)
+    assert code == 1 and f"DIFFERENT from {tmp_path / SMALL} " in lines[0]
+
+
+def test_from_scratch_runs_the_entry_s_own_options_where_it_has_them(tmp_path: Path) -> None:
+    """The 5 of 10 worst case's budget finds the shipped tree only with its runs/ file: from scratch, no budget."""
+    entry = rebuild_trees.BY_FILE["bulls-cows-5x10-worst-case.json"]
+    assert "--budget" in entry.options
+    assert entry.inputs_moved(tmp_path, from_scratch=True) == ["-n", "5", "--tie-break", "none", "-j", "1"]
+    assert "--budget" in entry.inputs_moved(tmp_path, from_scratch=False)
