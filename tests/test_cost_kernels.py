@@ -21,7 +21,8 @@ from naive_search import least_total
 from bactree.game.codes import UNGROUPED, answer_table, encode_answer, grouped_answers, regroup_answers
 from bactree.game import Game
 from bactree.search import Solver, _partition_kernels
-from bactree.search.cost import _base_kernels, _cost_kernels
+from bactree.search.cost import _base_kernels, _context, _cost_kernels
+from bactree.search.cost.cost_model import NODES
 from bactree.search import INFINITE, TOTAL_GUESSES, CostSearch, greedy_total, greedy_tree
 
 
@@ -679,3 +680,12 @@ def test_without_class_bounds_the_least_totals_are_the_same(game: Game) -> None:
             subset = np.flatnonzero(table[first] == answer).astype(np.int64)
             depth = with_classes.solver.num_codes
             assert by_size.best_guess(subset, depth, (first,)) == with_classes.best_guess(subset, depth, (first,))
+
+
+def test_only_a_search_with_lookahead_hands_its_kernels_the_regrouped_table() -> None:
+    """A node count has no lookahead: its context's `grouped` is None, typed so, and numba leaves the lookahead's code
+    out of the kernels it compiles for it; the total's context holds the table. Both search the same as the plain
+    searches the other tests check (`least_total` above, the tie-breaks' tests)."""
+    solver = Solver(Game(3, "012345", False))
+    assert CostSearch(solver, NODES).context._numba_type_ == _context.NO_LOOKAHEAD_CONTEXT_TYPE
+    assert CostSearch(solver, TOTAL_GUESSES).context._numba_type_ == _context.CONTEXT_TYPE

@@ -25,7 +25,7 @@ from bactree.search.height.screens import NO_CLASSES
 
 TINY_GAMES = [Game(3, "0123", False), Game(3, "012345", False), Game(3, "1234", True)]
 MIDDLE_GAMES = [Game(4, "0123456789", False), Game(4, "123456", True)]
-SOLVERS = {game: Solver(game) for game in TINY_GAMES + MIDDLE_GAMES}
+SOLVERS = {game: Solver(game, mask_kernels=True) for game in TINY_GAMES + MIDDLE_GAMES}
 
 
 def _multiset(code: str) -> str:

@@ -22,7 +22,7 @@ from bactree.pipeline.resume import ResumeFileError
 from bactree.treefile import check_document, dumps, replay_tree
 
 GAMES = [Game(3, "012345", False), Game(2, "1234", True), Game(3, "1234", True)]
-SOLVERS = {game: Solver(game) for game in GAMES}
+SOLVERS = {game: Solver(game, mask_kernels=True) for game in GAMES}  # small games search without them unasked
 
 
 def _subset(game: Game, picks: list[int]) -> np.ndarray:
@@ -117,9 +117,13 @@ def test_remembered_part_verdicts_change_nothing(game, steps, hard, max_tries):
     )
 
 
+@pytest.mark.parametrize("mask_kernels", [None, True], ids=["as-chosen", "mask-kernels"])
 @pytest.mark.parametrize("game", [Game(4, "012345", False), Game(4, "0123456", False), Game(4, "12345", True)], ids=str)
-def test_found_trees_have_the_least_height(game):
-    solver = Solver(game)
+def test_found_trees_have_the_least_height(game, mask_kernels):
+    """These games have symmetry and too few codes for the mask kernels unasked (`MASK_KERNELS_FROM_CODES`): with them
+    or not, the least height and a tree of it."""
+    solver = Solver(game, mask_kernels=mask_kernels)
+    assert solver.mask_kernels is bool(mask_kernels)
     height = solver.min_height()
     finder = TreeFinder(solver)
     everything = solver.all_guesses

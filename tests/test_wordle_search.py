@@ -16,6 +16,7 @@ Python levels.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from game_strategies import word_games
@@ -68,8 +69,11 @@ def test_the_solver_holds_the_table_each_way_round() -> None:
     assert solver.by_secret[trace, crane] == solver.table[crane, trace] != solver.table[trace, crane]
     assert np.array_equal(solver.by_secret, solver.table.T) and solver.by_secret.flags.c_contiguous
     assert not solver.by_secret.flags.writeable and solver.mask_kernels is False
-    jotto = Solver(word_game(["crane", "trace", "nacre"], rule="jotto"))
+    with pytest.raises(ValueError, match="the mask kernels need at most 64 answers and a mutual rule"):
+        Solver(game, mask_kernels=True)
+    jotto = Solver(word_game(["crane", "trace", "nacre"], rule="jotto"), mask_kernels=True)
     assert jotto.by_secret is jotto.table and jotto.mask_kernels is True
+    assert Solver(jotto.game).mask_kernels is True  # a word list has no symmetry: them, however few its words
 
 
 @KERNEL_SETTINGS

@@ -34,25 +34,36 @@ structref.define_boxing(ContextType, Context)
 
 _CODES = types.Array(types.uint8, 2, "C")
 _INTS = types.Array(types.int64, 1, "C")
-CONTEXT_TYPE = ContextType([
-    ("table", types.Array(types.uint8, 2, "C", readonly=True)),
-    ("by_secret", types.Array(types.uint8, 2, "C", readonly=True)),
-    ("grouped", types.Tuple((_CODES, _CODES, _INTS, _INTS, _INTS))),
-    ("codes", _CODES),
-    ("solved", types.int64),
-    ("num_slots", types.int64),
-    ("caps", _INTS),
-    ("floor", types.Array(types.int64, 2, "C")),
-    ("class_floor", types.Array(types.int64, 4, "C")),
-    ("orbit_of", _INTS),
-    ("lookahead", types.boolean),
-    ("level_fill", _INTS),
-    ("weights", _INTS),
-    ("hard", types.boolean),
-    ("symmetric", types.boolean),
-    ("memo", MEMO_TYPE),
-    ("kernel_max", types.int64),
-])
+
+
+def _context_type(grouped: types.Type) -> ContextType:
+    """The type of a `Context` whose `grouped` field has type `grouped`."""
+    return ContextType([
+        ("table", types.Array(types.uint8, 2, "C", readonly=True)),
+        ("by_secret", types.Array(types.uint8, 2, "C", readonly=True)),
+        ("grouped", grouped),
+        ("codes", _CODES),
+        ("solved", types.int64),
+        ("num_slots", types.int64),
+        ("caps", _INTS),
+        ("floor", types.Array(types.int64, 2, "C")),
+        ("class_floor", types.Array(types.int64, 4, "C")),
+        ("orbit_of", _INTS),
+        ("lookahead", types.boolean),
+        ("level_fill", _INTS),
+        ("weights", _INTS),
+        ("hard", types.boolean),
+        ("symmetric", types.boolean),
+        ("memo", MEMO_TYPE),
+        ("kernel_max", types.int64),
+    ])
+
+
+# A search that bounds total guesses by lookahead reads the regrouped table (`grouped`); one that does not (heights,
+# node counts) has None there, and as its type is then none numba prunes the lookahead's code from every kernel that
+# tests `grouped is not None`: a first run compiles less (`docs/notes/first-run.md`).
+CONTEXT_TYPE = _context_type(types.Tuple((_CODES, _CODES, _INTS, _INTS, _INTS)))
+NO_LOOKAHEAD_CONTEXT_TYPE = _context_type(types.none)
 
 
 @njit(cache=True)
@@ -60,11 +71,35 @@ def _new_context(
     table, by_secret, grouped, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
     symmetric, memo, kernel_max,
 ):
-    """A `Context` holding these (the memo tables shared, not copied)."""
+    """A `Context` holding these (the memo tables shared, not copied), for a search with lookahead."""
     context = structref.new(CONTEXT_TYPE)
+    context.grouped = grouped
+    _fill(context, table, by_secret, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
+          symmetric, memo, kernel_max)
+    return context
+
+
+@njit(cache=True)
+def _new_no_lookahead_context(
+    table, by_secret, codes, solved, num_slots, caps, floor, class_floor, orbit_of, level_fill, weights, hard, symmetric, memo,
+    kernel_max,
+):
+    """A `Context` holding these for a search without lookahead (`grouped` None: `NO_LOOKAHEAD_CONTEXT_TYPE`)."""
+    context = structref.new(NO_LOOKAHEAD_CONTEXT_TYPE)
+    context.grouped = None
+    _fill(context, table, by_secret, codes, solved, num_slots, caps, floor, class_floor, orbit_of, False, level_fill, weights, hard,
+          symmetric, memo, kernel_max)
+    return context
+
+
+@njit(cache=True)
+def _fill(
+    context, table, by_secret, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
+    symmetric, memo, kernel_max,
+):
+    """Every field of `context` but `grouped`."""
     context.table = table
     context.by_secret = by_secret
-    context.grouped = grouped
     context.codes = codes
     context.solved = solved
     context.num_slots = num_slots
@@ -79,7 +114,6 @@ def _new_context(
     context.symmetric = symmetric
     context.memo = memo
     context.kernel_max = kernel_max
-    return context
 
 
 def readonly(table: np.ndarray) -> np.ndarray:

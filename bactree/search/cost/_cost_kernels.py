@@ -253,28 +253,29 @@ def _open_guess_into(
             if held > known[a]:
                 raised += held - known[a]
                 known[a] = held
-    if lookahead:
-        # First (pass 0) each open part's bound with the codes outside it counted at the most answers they could get,
-        # no scan of them (`_own_split_bound`): on Mastermind 4x7 most guesses ruled out are ruled out so. Pass 1 raises
-        # the bounds to `_split_bound`'s, which are at least these and are remembered, while the guess is still in reach.
-        for scan in range(2):
-            for i in range(1, num_parts):
-                a = slots[i]
-                if raised >= room:
-                    break
-                if not is_open[a]:
-                    continue
-                bound = INFINITE
-                if counts[a] <= caps[depth]:
-                    part = ordered[starts[a]:starts[a + 1]]
-                    if scan:
-                        bound = _split_bound(table, by_secret, grouped, part, depth, solved, num_slots, caps, floor, level_fill, weights, hard)
-                        _memo_put_bound(memo, (open_keys[a, 0], open_keys[a, 1]), bound)
-                    else:
-                        bound = _own_split_bound(table, part, depth, solved, num_slots, caps, floor, level_fill, weights, hard)
-                if bound > known[a]:
-                    raised += bound - known[a]
-                    known[a] = bound
+    if grouped is not None:  # a literal test: where `grouped` is None (no lookahead: `_context`) numba drops this code
+        if lookahead:
+            # First (pass 0) each open part's bound with the codes outside it counted at the most answers they could get,
+            # no scan of them (`_own_split_bound`): on Mastermind 4x7 most guesses ruled out are ruled out so. Pass 1 raises
+            # the bounds to `_split_bound`'s, which are at least these and are remembered, while the guess is still in reach.
+            for scan in range(2):
+                for i in range(1, num_parts):
+                    a = slots[i]
+                    if raised >= room:
+                        break
+                    if not is_open[a]:
+                        continue
+                    bound = INFINITE
+                    if counts[a] <= caps[depth]:
+                        part = ordered[starts[a]:starts[a + 1]]
+                        if scan:
+                            bound = _split_bound(table, by_secret, grouped, part, depth, solved, num_slots, caps, floor, level_fill, weights, hard)
+                            _memo_put_bound(memo, (open_keys[a, 0], open_keys[a, 1]), bound)
+                        else:
+                            bound = _own_split_bound(table, part, depth, solved, num_slots, caps, floor, level_fill, weights, hard)
+                    if bound > known[a]:
+                        raised += bound - known[a]
+                        known[a] = bound
     return num_parts, raised
 
 

@@ -64,6 +64,13 @@ SET_SYMMETRY_CAP = 512
 # cost a quarter of a 5 of 10 refutation's CPU for hits on 5% of them, and the worst-case trees of
 # 5 of 9, 5 of 10 and Mastermind 5x8 were built no faster (the docs' notes, session 37).
 STORE_MIN_SET = 20
+# Games with symmetry and at most this many codes search without the mask kernels (`Solver.mask_kernels`): with the
+# symmetry's pruning `_find_guess` alone is about as fast there, and a first run then compiles neither them nor the
+# crowds' screens (about a quarter of its compile). Worst-case search, medians of 5 (2026-12-03, without / with):
+# 3 of 10 0.171 / 0.166 s, Mastermind 4x6 0.479 / 0.471, 4 of 9 3.20 / 3.10, 4 of 10 0.770 / 0.819, the same trees.
+# A word list has no symmetry: en-4's worst case took 287 s of CPU without them, 32 with (and another tree), so word
+# lists keep them, as do the games of 5 (15,120 codes and more), whose proofs run on them (docs/notes/first-run.md).
+MASK_KERNELS_FROM_CODES = 6000
 
 Progress = Callable[[str], None]
 
@@ -122,6 +129,7 @@ class Solver:
     def __init__(
         self, game: Game, progress: Progress | None = None, hard: bool = False, table: np.ndarray | None = None,
         regroup: bool = True, by_secret: np.ndarray | None = None, secrets: np.ndarray | None = None,
+        mask_kernels: bool | None = None,
     ) -> None:
         """`table`: the game's answer table when one is at hand (a worker's shared copy), else built; `by_secret` the
         same for its transpose (given with `table` only). `regroup`: whether the least-cost search's bounds may use a
@@ -134,7 +142,10 @@ class Solver:
         needs of a large game a guess in, not the whole game's table. Sets
         are of the solver's numbers; every search below a history must
         include the guesses that leave these secrets (`history_determines`
-        counts among them)."""
+        counts among them).
+
+        `mask_kernels`: whether to search with the mask kernels where they are sound; None: but on games with symmetry
+        of at most `MASK_KERNELS_FROM_CODES` codes (tests force them on the small games they check them on)."""
         self.game = game
         self.hard = hard
         # Relabellings of positions and symbols map a game of every code onto itself; a word list almost never, nor
@@ -160,7 +171,12 @@ class Solver:
             self.by_secret = transposed(self.table, None if game.guesses is None else secret_indices(game))
         # The separator and three-left kernels (and the class screens and cores they keep) hold a part's answers in
         # one 64-bit mask and read the table one way only: for wider or non-mutual rules the plain `_find_guess`.
-        self.mask_kernels = num_slots(game) <= _separator_kernels.MAX_SLOTS and game.rule.mutual
+        sound = num_slots(game) <= _separator_kernels.MAX_SLOTS and game.rule.mutual
+        if mask_kernels and not sound:
+            raise ValueError(f"{game}: the mask kernels need at most {_separator_kernels.MAX_SLOTS} answers and a mutual rule")
+        small = game.symmetric and len(self.codes) <= MASK_KERNELS_FROM_CODES
+        wanted = not small if mask_kernels is None else mask_kernels
+        self.mask_kernels = sound and wanted
         self.num_codes = len(self.codes)
         self.num_slots = num_slots(game)
         self.solved = solved_slot(game)
