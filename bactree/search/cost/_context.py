@@ -67,37 +67,24 @@ NO_LOOKAHEAD_CONTEXT_TYPE = _context_type(types.none)
 
 
 @njit(cache=True)
-def _new_context(
-    table, by_secret, grouped, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
-    symmetric, memo, kernel_max,
-):
-    """A `Context` holding these (the memo tables shared, not copied), for a search with lookahead."""
-    context = structref.new(CONTEXT_TYPE)
-    context.grouped = grouped
-    _fill(context, table, by_secret, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
-          symmetric, memo, kernel_max)
-    return context
+def _new_context(*fields):
+    """A `Context` holding `fields` (`_fill`'s; the memo tables shared, not copied), for a search with lookahead."""
+    return _fill(structref.new(CONTEXT_TYPE), *fields)
 
 
 @njit(cache=True)
-def _new_no_lookahead_context(
-    table, by_secret, codes, solved, num_slots, caps, floor, class_floor, orbit_of, level_fill, weights, hard, symmetric, memo,
-    kernel_max,
-):
-    """A `Context` holding these for a search without lookahead (`grouped` None: `NO_LOOKAHEAD_CONTEXT_TYPE`)."""
-    context = structref.new(NO_LOOKAHEAD_CONTEXT_TYPE)
-    context.grouped = None
-    _fill(context, table, by_secret, codes, solved, num_slots, caps, floor, class_floor, orbit_of, False, level_fill, weights, hard,
-          symmetric, memo, kernel_max)
-    return context
+def _new_no_lookahead_context(*fields):
+    """The same for a search without lookahead: `grouped` None (`NO_LOOKAHEAD_CONTEXT_TYPE`)."""
+    return _fill(structref.new(NO_LOOKAHEAD_CONTEXT_TYPE), *fields)
 
 
 @njit(cache=True)
 def _fill(
-    context, table, by_secret, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill, weights, hard,
-    symmetric, memo, kernel_max,
+    context, table, by_secret, grouped, codes, solved, num_slots, caps, floor, class_floor, orbit_of, lookahead, level_fill,
+    weights, hard, symmetric, memo, kernel_max,
 ):
-    """Every field of `context` but `grouped`."""
+    """`context` with every field set."""
+    context.grouped = grouped
     context.table = table
     context.by_secret = by_secret
     context.codes = codes
@@ -114,6 +101,7 @@ def _fill(
     context.symmetric = symmetric
     context.memo = memo
     context.kernel_max = kernel_max
+    return context
 
 
 def readonly(table: np.ndarray) -> np.ndarray:

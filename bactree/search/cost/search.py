@@ -300,16 +300,12 @@ class CostSearch:
         lowers `KERNEL_MAX_SET` once the search is made, must make it again.
         """
         solver = self.solver
-        table, by_secret = _context.readonly(solver.table), _context.readonly(solver.by_secret)
-        if not self.lookahead:  # no regrouped table: the kernels compile without the lookahead's code
-            return _context._new_no_lookahead_context(
-                table, by_secret, solver.codes, solver.solved, solver.num_slots, solver.caps, self.floor, self.class_floor,
-                self.orbit_of, self.level_fill, self.weights, self.hard, solver.symmetric, self.kernel_memo, KERNEL_MAX_SET,
-            )
-        return _context._new_context(
-            table, by_secret, solver.grouped, solver.codes, solver.solved, solver.num_slots, solver.caps, self.floor,
-            self.class_floor, self.orbit_of, self.lookahead, self.level_fill, self.weights, self.hard, solver.symmetric,
-            self.kernel_memo, KERNEL_MAX_SET,
+        # Without lookahead no regrouped table: the kernels compile without the lookahead's code.
+        new = _context._new_context if self.lookahead else _context._new_no_lookahead_context
+        return new(
+            _context.readonly(solver.table), _context.readonly(solver.by_secret), solver.grouped if self.lookahead else None,
+            solver.codes, solver.solved, solver.num_slots, solver.caps, self.floor, self.class_floor, self.orbit_of,
+            self.lookahead, self.level_fill, self.weights, self.hard, solver.symmetric, self.kernel_memo, KERNEL_MAX_SET,
         )
 
     def _cap_memo(self) -> None:
