@@ -94,7 +94,7 @@ def _by_bound(sums, largest, kept):
     keys = np.empty(num, np.int64)
     for i in range(num):
         keys[i] = (sums[kept[i]] << 33) | (largest[kept[i]] << 17) | i
-    return np.argsort(keys)
+    return np.argsort(keys, kind="mergesort")
 
 
 @njit(cache=True)

@@ -204,7 +204,8 @@ def _lowest_best_guess(
         for g in given_pool:
             if g == low:
                 return low
-    pool = np.sort(_search_pool(codes, subset, hard, symmetric, given_pool))
+    pool = _search_pool(codes, subset, hard, symmetric, given_pool)
+    pool = pool[np.argsort(pool, kind="mergesort")]
     here = weights[0] + weights[1] * s  # depth >= 2 for a set of 2 or more: not the last guess
     index, bases, _, _ = _bases_below(
         table, by_secret, subset, pool, solved, num_slots, _floor_at(class_floor, depth - 1), orbit_of, caps[depth - 1], here,

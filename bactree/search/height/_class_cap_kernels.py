@@ -56,7 +56,7 @@ def _class_rows(table, by_secret, guess, orbit_of, num_slots):
             for h in range(num_codes):
                 v = (hashes[h] ^ np.uint64(line[h, k])) * np.uint64(0x100000001B3)
                 hashes[h] = v ^ (v >> np.uint64(29))
-        order = np.argsort(hashes)
+        order = np.argsort(hashes.view(np.int64), kind="mergesort")
         keep = np.zeros(num_codes, np.bool_)
         start = 0
         while start < num_codes:

@@ -190,7 +190,7 @@ def _index_core(n, members, starts, chains, heads):
 @njit(cache=True)
 def _store_core(core, members, starts, chains, heads, fill):
     """Add `core` (two or more codes) to the store, ascending, if it has room (`fill`: cores, members held)."""
-    core = np.sort(core)
+    core = core[np.argsort(core, kind="mergesort")]
     n, used = fill[0], fill[1]
     if n + 1 >= starts.shape[0] or used + core.shape[0] > members.shape[0]:
         return

@@ -283,14 +283,16 @@ def _crowds_leave_no_guess(codes, num_symbols, subset, multiset_of, most, keys, 
             widest = c
     best_first, best_count = -1, codes.shape[0] + 1  # the shortest cached list of survivors
     for c in range(num):
-        crowd = np.sort(crowds[starts[c]:starts[c + 1]])
+        members = crowds[starts[c]:starts[c + 1]]
+        crowd = members[np.argsort(members, kind="mergesort")]  # a stable sort: numba compiles one sort for all
         entry = _kept_value(keys, at, at, data, crowd, _crowd_key(crowd))
         if entry >= 0:
             first = entry + 1 + crowd.shape[0]
             if data[first] < best_count:
                 best_first, best_count = first + 1, data[first]
     if best_first < 0:  # none cached: the widest crowd's, found and kept if there is room
-        crowd = np.sort(crowds[starts[widest]:starts[widest + 1]])
+        members = crowds[starts[widest]:starts[widest + 1]]
+        crowd = members[np.argsort(members, kind="mergesort")]
         m = crowd.shape[0]
         scratch = np.empty(codes.shape[0], np.int64)
         count = _survivors_of_crowd(codes, num_symbols, crowd, most, scratch)
