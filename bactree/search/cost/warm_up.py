@@ -19,7 +19,7 @@ import numpy as np
 
 from ..height.solver import Solver
 from .cost_model import Cost
-from .search import KERNEL_MAX_SET, PERFECT_CHECK_MAX_SET, BudgetExceeded, CostSearch
+from .search import INFINITE, KERNEL_MAX_SET, PERFECT_CHECK_MAX_SET, BudgetExceeded, CostSearch
 
 # Python-level sets each warm-up search may take: enough to reach the kernels below its set, no more.
 WARM_UP_BUDGET = 4
@@ -45,15 +45,18 @@ def warm_up_sets(solver: Solver) -> list[np.ndarray]:
 
 
 def compile_candidates(solver: Solver, cost: Cost) -> None:
-    """Call `_candidate_guesses`, the kernel listing a set's guesses, once as a search for `cost` on `solver` would.
+    """Call `_candidate_guesses` and `_screen_guesses_in`, which list and screen a set's guesses, as a search would.
 
     The build's own share of the warm-up (`bactree.pipeline.warm_up`): it
-    compiles this kernel while the second process compiles the small sets'
-    search, which takes longer, so that the second process then loads it.
+    compiles these kernels while the second process compiles the small
+    sets' search, which takes longer, so that the second process then loads
+    them. The screen is called past the last guess: compiled, nothing run.
     """
     sets = warm_up_sets(solver)
     if sets:
-        CostSearch(solver, cost).candidates(sets[0], len(solver.caps) - 1, ())
+        search = CostSearch(solver, cost)
+        guesses, bases, _ = search.candidates(sets[0], len(solver.caps) - 1, ())
+        search.best_of(sets[0], len(solver.caps) - 1, (), guesses, bases, len(guesses), INFINITE, -1, INFINITE)
 
 
 def compile_kernels(solver: Solver, cost: Cost) -> None:
