@@ -2,8 +2,8 @@
 
 Usage:
   python scripts/probe_list_bounds.py [--words en-4] [--rule bulls-cows] parts --first WORD [--most 100]
-  python scripts/probe_list_bounds.py ... firsts [--count 40] [--target 7545]
-  python scripts/probe_list_bounds.py ... refute --bound 7546 [--ranks 1,10] [--seconds 150]
+  python scripts/probe_list_bounds.py ... firsts [--count 40] [--target 7522]
+  python scripts/probe_list_bounds.py ... refute --bound 7523 [--ranks 1,10] [--seconds 150]
 
 `parts` prints, for each part of WORD's answers of 3 to `--most` secrets
 (smallest first), its bounds within the guesses left beside its least
@@ -81,9 +81,13 @@ def firsts(search: CostSearch, count: int, target: int) -> None:
               f"({time.process_time() - clock:.2f}s)", flush=True)
 
 
-def refute(search: CostSearch, bound: int, ranks: list[int], seconds: float) -> None:
+def refute(search: CostSearch, bound: int, ranks_text: str, seconds: float) -> None:
     everything, depth = search.solver.secrets, search.solver.num_secrets
     guesses, bases, _ = search.candidates(everything, depth, ())
+    words = [word.strip() for word in ranks_text.split(",")]
+    ranks = [int(word) for word in words if word.isdigit()]
+    if len(ranks) != len(words) or not all(rank < len(guesses) for rank in ranks):
+        raise ValueError(f"--ranks {ranks_text!r}: ranks from 0 to {len(guesses) - 1} (firsts' order), comma-separated")
     for rank in ranks:
         guess = int(guesses[rank])
         search.deadline = Deadline(seconds)
@@ -107,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     by_part.add_argument("--most", type=int, default=100)
     by_first = commands.add_parser("firsts")
     by_first.add_argument("--count", type=int, default=40)
-    by_first.add_argument("--target", type=int, default=7545)
+    by_first.add_argument("--target", type=int, default=7522)
     by_refute = commands.add_parser("refute")
     by_refute.add_argument("--bound", type=int, required=True)
     by_refute.add_argument("--ranks", default="1,10")
@@ -119,7 +123,10 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "firsts":
         firsts(search, args.count, args.target)
     else:
-        refute(search, args.bound, [int(rank) for rank in args.ranks.split(",")], args.seconds)
+        try:
+            refute(search, args.bound, args.ranks, args.seconds)
+        except ValueError as error:
+            parser.error(str(error))
 
 
 if __name__ == "__main__":

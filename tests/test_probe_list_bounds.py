@@ -55,3 +55,14 @@ def test_first_guesses_bounds_and_refutations_hold(tmp_path, capsys: pytest.Capt
             assert int(line.split("value ")[1].split(",")[0]) == value <= least
         else:
             assert "at least" in line and value > least
+
+
+def test_refute_refuses_a_rank_past_the_first_guesses(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    count = len(word_game(WORDS).codes)
+    for ranks in (str(count + 5), "0,x"):
+        with pytest.raises(SystemExit) as stopped:
+            probe.main(["--words", str(path), "refute", "--bound", "100", "--ranks", ranks])
+        assert stopped.value.code == 2
+        assert f"error: --ranks '{ranks}': ranks from 0 to " in capsys.readouterr().err
