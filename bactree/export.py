@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 import networkx as nx
 
 from .game import AnyAnswer, BactreeError
-from .treefile import check_document, check_header, read_document, write_atomic
+from .treefile import check_document, check_header, read_document, write_new
 
 
 class ExportError(BactreeError):
@@ -77,20 +77,23 @@ def graph_format(out: str | os.PathLike[str]) -> str:
     suffix = Path(out).suffix.lower()
     if suffix not in FORMATS:
         known = ", ".join(sorted(FORMATS))
-        shown = f"suffix {suffix!r}" if suffix else "no suffix"
-        raise ExportError(f"cannot export to {str(out)!r}: {shown} names no graph format (use {known})")
+        if Path(out).is_dir():
+            raise ExportError(f"cannot export to {str(out)!r}: it is a folder; name a graph file in it ({known})")
+        shown = f"its suffix {suffix!r} names no graph format" if suffix else "it has no suffix to name a graph format"
+        raise ExportError(f"cannot export to {str(out)!r}: {shown} (use {known})")
     return FORMATS[suffix]
 
 
-def export_tree(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> nx.DiGraph:
+def export_tree(path: str | os.PathLike[str], out: str | os.PathLike[str], replace: bool = False) -> nx.DiGraph:
     """Read and check the tree file `path`, write it to `out` as a graph, and return the graph.
 
     The format follows `out`'s suffix: .graphml, .gexf, .dot or .gv. The file
-    is written atomically, so a failed export leaves no partial graph behind.
+    is written atomically, so a failed export leaves no partial graph behind,
+    and not over a file that holds something else unless `replace`.
     """
     fmt = graph_format(out)  # before reading, so a typo fails fast
     graph = tree_graph(read_document(path), str(path))
-    write_atomic(out, WRITERS[fmt](graph))
+    write_new(out, WRITERS[fmt](graph), replace)
     return graph
 
 

@@ -121,7 +121,7 @@ def guesses(count: int) -> str:
 
 def walk_secret(tree: Tree, secret: str, write: Writer, show: Painter = str) -> int:
     """Play a known secret through the tree and write the transcript, codes through `show`; returns the number of guesses."""
-    secret = tree.game.parse_code(secret)
+    secret = tree.game.parse_secret(secret)
     write(f"Secret {show(secret)}, {tree.game}, tree {Path(tree.name).name}")
     walk = tree.start()
     while not walk.solved:
@@ -236,7 +236,7 @@ class SoloSession(Session):
         self, game: Game, secret: str, read: Reader, write: Writer, hints: bool = False, coach: bool = False
     ) -> None:
         super().__init__(game, read, write)
-        self.secret = game.parse_code(secret)
+        self.secret = game.parse_secret(secret)
         self.hints = hints
         self.coach = coach
 
@@ -324,7 +324,7 @@ class VersusSession(Session):
     def __init__(self, tree: Tree, secret: str, read: Reader, write: Writer, hints: bool = False) -> None:
         super().__init__(tree.game, read, write)
         self.tree = tree
-        self.secret = tree.game.parse_code(secret)
+        self.secret = tree.game.parse_secret(secret)
         self.hints = hints
 
     def play(self) -> None:
@@ -389,7 +389,8 @@ class RefereeSession(Session):
         self.announced = 0  # the round whose heading was written last (0: none since a take-back)
 
     def play(self) -> None:
-        self.write(f"Referee, {self.game}: Player 1 and Player 2 each think of a secret code.")
+        kind = "word" if self.game.has_lists else "code"
+        self.write(f"Referee, {self.game}: Player 1 and Player 2 each think of a secret {kind}.")
         self.write("In turns, one guesses the other's secret and the other answers; I check every answer.")
         self.write(f"Answers: {answer_words(self.game)}. u takes back the last entry, q quits.")
         while not self.over():

@@ -166,6 +166,24 @@ def json_bytes(value: Any, indent: bool = False) -> bytes:
     return text.encode()
 
 
+def write_new(path: str | os.PathLike[str], data: bytes, replace: bool = False) -> None:
+    """`write_atomic`, but never over a file that holds something else unless `replace` (the command's --force).
+
+    A file of the same bytes is written again (a command run twice is not
+    an error); a different one, such as the tree a page was asked of, is
+    refused in one line.
+    """
+    target = Path(path)
+    if not replace and target.is_file():
+        try:
+            same = target.read_bytes() == data
+        except OSError as err:
+            raise _write_error(path, err) from None
+        if not same:
+            raise BactreeError(f"{str(path)!r} exists and holds something else: pass --force to replace it")
+    write_atomic(target, data)
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write `data` to `path` through a temporary file in the same folder, then rename.
 

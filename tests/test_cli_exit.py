@@ -19,7 +19,7 @@ def test_output_is_flushed_and_statuses_kept(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout.startswith(f"ok   {TREE}: 1296 secrets"), done
     assert cli("verify", str(tmp_path / "none.json")).returncode == 1
     refused = cli("build", "--game", "nope")
-    assert refused.returncode == 2 and refused.stderr.strip().splitlines() == ["Error: unknown game 'nope': choose one of bulls-cows, mastermind"]
+    assert refused.returncode == 2 and refused.stderr.strip().splitlines() == ["Error: unknown game 'nope': choose one of bulls-cows, mastermind, words"]
     built = cli("build", "-n", "2", "--symbols", "0123", "-o", str(tmp_path / "t.json"))
     assert built.returncode == 0 and built.stdout.startswith(f"{tmp_path / 't.json'}: height "), built
     assert (tmp_path / "t.json").read_bytes().endswith(b"}\n")

@@ -118,3 +118,53 @@ def test_a_build_makes_its_default_folder(tmp_path: Path, monkeypatch: pytest.Mo
     result = runner.invoke(app, ["build", *SMALL, "-q"])
     assert result.exit_code == 0, result.output
     assert [p.name for p in (tmp_path / "trees").iterdir()] == ["bulls-cows-2x4-worst-case.json"]
+
+
+@pytest.mark.parametrize("name", sorted(set(WRITERS) - {"build"}))  # build keeps the old file and writes NAME.new.json
+def test_every_writer_keeps_a_different_file_unless_forced(name: str, tmp_path: Path) -> None:
+    target = tmp_path / f"mine{SUFFIX[name]}"
+    target.write_bytes(b"mine\n")
+    refused = runner.invoke(app, [*WRITERS[name], "-o", str(target)])
+    line = f"Error: {str(target)!r} exists and holds something else: pass --force to replace it\n"
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (2, "", line)
+    assert target.read_bytes() == b"mine\n"
+    assert runner.invoke(app, [*WRITERS[name], "-o", str(target), "--force"]).exit_code == 0
+    written = target.read_bytes()
+    again = runner.invoke(app, [*WRITERS[name], "-o", str(target)])  # the same bytes again: no harm, no error
+    assert again.exit_code == 0 and target.read_bytes() == written != b"mine\n"
+
+
+def test_a_page_is_never_written_over_its_own_tree(tmp_path: Path) -> None:
+    tree = tmp_path / "t.json"
+    tree.write_bytes(Path(TREE).read_bytes())
+    result = runner.invoke(app, ["html", str(tree), "-o", str(tree)])
+    assert result.exit_code == 2 and "exists and holds something else" in result.stderr
+    assert tree.read_bytes() == Path(TREE).read_bytes()
+
+
+@pytest.mark.parametrize("command", ["walk", "build", "play"])
+def test_an_unknown_game_lists_every_preset(command: str) -> None:
+    result = runner.invoke(app, [command, "--game", "foo"])
+    assert (result.exit_code, result.stderr) == (2, "Error: unknown game 'foo': choose one of bulls-cows, mastermind, words\n")
+
+
+def test_a_cap_of_guesses_beyond_the_secrets_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "t.json"
+    result = runner.invoke(app, ["build", *SMALL, "--max-guesses", "99999999999999999999", "-o", str(out)])
+    line = ("Error: --max-guesses 99999999999999999999 is more than the game's 12 secrets: no tree needs more guesses "
+            "than there are secrets (leave it out for no cap)\n")
+    assert (result.exit_code, result.stderr) == (2, line)
+    assert not out.exists()
+    assert runner.invoke(app, ["build", *SMALL, "--max-guesses", "12", "-q", "-o", str(out)]).exit_code == 0
+
+
+def test_a_game_of_one_code_is_counted_in_the_singular(tmp_path: Path) -> None:
+    out = tmp_path / "one.json"
+    built = runner.invoke(app, ["build", "-n", "1", "--symbols", "0", "-o", str(out)])
+    assert built.exit_code == 0, built.output
+    assert "minimising nodes within 1 guess\n" in built.stderr
+    assert built.stdout.startswith(f"{out}: height 1, 1 node, total 1, ")
+    verified = runner.invoke(app, ["verify", str(out)])
+    assert verified.stdout.startswith(f"ok   {out}: 1 secret, max 1, total 1, mean 1.0000, 1 node, ")
+    walked = runner.invoke(app, ["walk", "-n", "1", "--symbols", "0123", "--secret", "23"])
+    assert (walked.exit_code, walked.stderr) == (2, "Error: invalid code '23': expected 1 symbol, got 2\n")

@@ -140,9 +140,20 @@ MATPLOTLIB = "matplotlib comes with the test extra: pip install -e '.[test]'"
 def test_plot_writes_a_png(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason=MATPLOTLIB)
     path = tmp_path / "h.png"
-    code, _, _ = run("evaluate", "-s", "knuth", "-s", "random", *SMALL, "--plot", str(path))
-    assert code == 0
+    code, _, err = run("evaluate", "-s", "knuth", "-s", "random", *SMALL, "--plot", str(path))
+    assert (code, err) == (0, f"wrote {path}\n")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_plot_is_not_written_over_a_file_unasked(tmp_path: Path) -> None:
+    path = tmp_path / "h.png"
+    path.write_bytes(b"mine")
+    code, out, err = run("evaluate", "-s", "knuth", *SMALL, "--plot", str(path))
+    assert (code, out, err) == (2, "", f"Error: {str(path)!r} exists: pass --force to replace it\n")
+    assert path.read_bytes() == b"mine"
+    pytest.importorskip("matplotlib", reason=MATPLOTLIB)
+    code, _, _ = run("evaluate", "-s", "knuth", *SMALL, "--plot", str(path), "--force")
+    assert code == 0 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_an_unwritable_plot_is_one_line_and_exit_2() -> None:

@@ -107,10 +107,35 @@ def test_graph_format_by_suffix(name: str, fmt: str) -> None:
     assert graph_format(name) == fmt
 
 
-@pytest.mark.parametrize("name", ["t.txt", "t.json", "t", "graphml"])
-def test_unknown_suffix_is_refused(name: str) -> None:
-    with pytest.raises(ExportError, match=rf"cannot export to '{name}': .* names no graph format \(use .dot, .gexf, .graphml, .gv\)"):
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [("t.txt", "its suffix '.txt' names no graph format"), ("t.json", "its suffix '.json' names no graph format"),
+     ("t", "it has no suffix to name a graph format"), ("graphml", "it has no suffix to name a graph format")],
+)
+def test_unknown_suffix_is_refused(name: str, why: str) -> None:
+    with pytest.raises(ExportError) as refused:
         graph_format(name)
+    assert str(refused.value) == f"cannot export to '{name}': {why} (use .dot, .gexf, .graphml, .gv)"
+
+
+def test_a_folder_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ExportError) as refused:
+        graph_format(tmp_path)
+    assert str(refused.value) == f"cannot export to '{tmp_path}': it is a folder; name a graph file in it (.dot, .gexf, .graphml, .gv)"
+
+
+def test_cli_export_keeps_a_different_file_unless_forced(tmp_path: Path) -> None:
+    source = tree_file(tmp_path, GAMES[0])
+    out = tmp_path / "tree.dot"
+    out.write_text("mine\n")
+    result = runner.invoke(app, ["export", str(source), "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: '{out}' exists and holds something else: pass --force to replace it\n"
+    assert out.read_text() == "mine\n"
+    assert runner.invoke(app, ["export", str(source), "--out", str(out), "--force"]).exit_code == 0
+    written = out.read_bytes()
+    assert written.startswith(b"digraph") and runner.invoke(app, ["export", str(source), "--out", str(out)]).exit_code == 0
+    assert out.read_bytes() == written
 
 
 def read_dot(data: bytes) -> nx.DiGraph:
@@ -218,7 +243,7 @@ def test_cli_export_unknown_suffix(tmp_path: Path) -> None:
     result = runner.invoke(app, ["export", str(source), "--out", str(out)])
     assert result.exit_code == 2
     assert result.stderr == (
-        f"Error: cannot export to '{out}': suffix '.png' names no graph format (use .dot, .gexf, .graphml, .gv)\n"
+        f"Error: cannot export to '{out}': its suffix '.png' names no graph format (use .dot, .gexf, .graphml, .gv)\n"
     )
     assert not out.exists()
 

@@ -53,7 +53,7 @@ def test_cli_html(bc3_file: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["html", str(bc3_file), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"wrote {out}: bc3.json, ") and out.read_text().startswith("<!DOCTYPE html>")
-    result = runner.invoke(app, ["html", "-g", "mastermind", "-o", str(out)])
+    result = runner.invoke(app, ["html", "-g", "mastermind", "-o", str(out), "--force"])
     assert result.exit_code == 0 and "mastermind-4x6-" in result.output
     assert embedded(out.read_text())["tree"]["game"]["symbols"] == "123456"
 

@@ -194,3 +194,58 @@ def test_review_takes_a_word_games_transcript_with_its_list(german: Path) -> Non
     unnamed = invoke("review", input=walked.stdout)
     assert unnamed.exit_code == 2
     assert unnamed.stderr == "Error: the transcript plays a word game (9 words of 4 letters): name its list with --words\n"
+
+
+def test_a_transcript_of_a_list_of_thousands_reviews_with_its_list() -> None:
+    from bactree.cli.options import resolve_game
+    from bactree.coach.review import reviewed_game
+
+    walked = invoke("walk", "--words", "en-4", "--secret", "tale")
+    assert walked.exit_code == 0, walked.output
+    assert walked.stdout.startswith("Secret tale, 1,529 words of 4 letters, tree words-en-4-")
+    game = resolve_game("bulls-cows", None, None, None, "en-4")
+    assert reviewed_game(walked.stdout, game) is game  # the header's thousands comma is not a field's end
+    other = resolve_game("bulls-cows", None, None, None, "en-5")
+    with pytest.raises(Exception, match="the transcript plays 1,529 words of 4 letters, but the options ask for 2,345 words"):
+        reviewed_game(walked.stdout, other)
+
+
+def test_a_list_of_one_word_is_counted_in_the_singular(tmp_path: Path) -> None:
+    one = write_list(tmp_path, "one.txt", ["tale"])
+    walked = invoke("walk", "--words", str(one), "--secret", "tale")
+    assert walked.exit_code == 0, walked.output
+    assert walked.stdout.splitlines()[0].startswith("Secret tale, 1 word of 4 letters, tree ")
+    assert walked.stdout.splitlines()[-1] == "Found tale in 1 guess."
+    reviewed = invoke("review", "--words", str(one), input=walked.stdout)
+    assert reviewed.exit_code == 0, reviewed.output
+
+
+def test_walk_refuses_a_word_that_is_no_secret_before_it_looks_for_a_tree(tmp_path: Path, german: Path) -> None:
+    guesses = write_list(tmp_path, "guesses.txt", [*GERMAN, "haut"])
+    for args, message in [
+        (["--words", str(german), "--secret", "zzzz"], "Error: invalid secret 'zzzz': not a word of the game's list\n"),
+        (["--words", str(german), "--secret", "käsekuchen"], "Error: invalid secret 'käsekuchen': expected 4 letters, got 10\n"),
+        (["--words", str(german), "--guesses", str(guesses), "--secret", "haut"],
+         "Error: invalid secret 'haut': an allowed guess, not one of the game's secrets\n"),
+        (["--words", "en-4-guesses", "--secret", "zzzz"], "Error: invalid secret 'zzzz': not a word of the game's list\n"),
+    ]:
+        result = invoke("walk", *args)
+        assert (result.exit_code, result.stderr) == (2, message)  # en-4-guesses: refused before it says no tree is shipped
+
+
+def test_the_build_command_offered_for_a_word_game_names_its_lists() -> None:
+    for args, build in [
+        (["--words", "en-4-guesses"], "bactree build --words en-4-guesses --tie-break none -o words-en-4-guesses.json"),
+        (["--words", "en-4", "--guesses", "en-4-guesses"],
+         "bactree build --words en-4 --guesses en-4-guesses --tie-break none -o words-en-4-en-4-guesses.json"),
+    ]:
+        walked = invoke("walk", *args, "--secret", "tale")
+        assert walked.exit_code == 2
+        assert f": {build}, then bactree walk " in walked.stderr, walked.stderr
+        versus = invoke("play", "--mode", "versus", *args, input="q\n")
+        assert f": {build}, then bactree play --mode versus --tree " in versus.stderr, versus.stderr
+
+
+def test_the_referee_of_a_word_game_asks_for_secret_words(german: Path) -> None:
+    result = invoke("play", "--mode", "referee", "--words", str(german), input="q\n")
+    assert result.stdout.splitlines()[0] == "Referee, 9 words of 4 letters: Player 1 and Player 2 each think of a secret word."

@@ -63,7 +63,7 @@ def review(
         Optional[Path], typer.Argument(help="The game: one GUESS ANSWER a line, as walk and play print them (default or -: standard input).", show_default=False)
     ] = None,
     game: GameOptions = game_options(
-        None, "Preset: bulls-cows or mastermind (default: the game a session's first line names, else bulls-cows)."
+        None, "Preset: bulls-cows, mastermind or words (default: the game a session's first line names, else bulls-cows)."
     ),
     secret: Annotated[Optional[str], typer.Option("--secret", help="The secret: then the file may hold the guesses alone.", show_default=False)] = None,
     objective: Objective = "expected",

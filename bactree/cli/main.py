@@ -27,7 +27,7 @@ from .app import App, Group
 from .options import GameOptions, game_options
 from .exits import cli_errors
 from ..compile_clock import announce
-from ..game import BUILD_LIMIT, BactreeError
+from ..game import BUILD_LIMIT, BactreeError, counted
 
 app = App(
     cls=Group,
@@ -71,8 +71,9 @@ def html(
         Optional[str],
         typer.Argument(help="Tree file, or a shipped tree's name (default: the game's best shipped tree).", show_default=False),
     ] = None,
-    out: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.", show_default=False)] = ...,  # type: ignore[assignment]
+    out: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write (a different file there is kept without --force).", show_default=False)] = ...,  # type: ignore[assignment]
     game: GameOptions = game_options(None),
+    force: Annotated[bool, typer.Option("--force", help="Replace the output file even when it holds something else.")] = False,
 ) -> None:
     """Write one self-contained web page for a tree: play it, find a hidden secret, browse it, chart it.
 
@@ -83,15 +84,15 @@ def html(
     from ..game import preset
     from ..page import tree_page
     from ..shipped import find_tree
-    from ..treefile import write_atomic
+    from ..treefile import write_new
     from ..walker import shipped_tree_path
 
     with cli_errors():
         chosen = game.resolve_or_none()
         path = find_tree(file) if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
         page, doc = tree_page(path, chosen, rename=file is None)
-        write_atomic(out, page.encode())
-    typer.echo(f"wrote {out}: {path.name}, {doc['stats']['nodes']} nodes, {len(page) // 1024} KiB")
+        write_new(out, page.encode(), force)
+    typer.echo(f"wrote {out}: {path.name}, {counted(doc['stats']['nodes'], 'node')}, {len(page) // 1024} KiB")
 
 
 @app.command()
@@ -117,7 +118,10 @@ def walk(
     from ..play import WalkSession, line_reader, walk_secret
 
     with cli_errors():
-        tree = cli_trees.game_tree(file, game.resolve_or_none(), lambda made: f"bactree walk {made}", note)
+        chosen = game.resolve_or_none()
+        if secret is not None and chosen is not None:
+            chosen.parse_secret(secret)  # refused before a tree is looked for or built
+        tree = cli_trees.game_tree(file, chosen, game.list_options(), lambda made: f"bactree walk {made}", note)
         show = code_painter(tree.game, sys.stdout)
         if secret is not None:
             walk_secret(tree, secret, typer.echo, show)
@@ -180,7 +184,9 @@ def play(
         if seed is not None and mode is Mode.referee:
             raise BactreeError("--seed picks the computer's secret: with --mode referee a person holds it")
         if mode is Mode.versus:
-            tree = cli_trees.game_tree(tree_file, chosen, lambda made: f"bactree play --mode versus --tree {made}", note)
+            tree = cli_trees.game_tree(
+                tree_file, chosen, game.list_options(), lambda made: f"bactree play --mode versus --tree {made}", note,
+            )
             session = VersusSession(tree, pick_secret(tree.game, seed), read, typer.echo, hints)
         elif mode is Mode.solo:
             chosen = chosen or preset("bulls-cows")
@@ -221,6 +227,7 @@ def evaluate(
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON: one object, or a list with --all or several --strategy.")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also write a PNG of the histograms (needs matplotlib: the plot extra).", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: the --strategy rules guess only still-possible codes (named NAME-hard).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="With --plot: replace a file that is there already.")] = False,
 ) -> None:
     """Play every secret with a strategy: mean, max and total guesses, histogram, failures, time.
 
@@ -237,6 +244,8 @@ def evaluate(
         the_game = game.resolve()
         if plot is not None:
             check_writable(plot)  # a typo in --plot fails now, not after the games
+            if plot.exists() and not force:
+                raise BactreeError(f"{str(plot)!r} exists: pass --force to replace it")
         cap = DEFAULT_MAX_GUESSES if max_guesses is None else max_guesses
         if not strategy and not all_strategies:
             raise BactreeError("give --strategy NAME (or several), or --all")
@@ -258,6 +267,7 @@ def evaluate(
         results.sort(key=badness, reverse=True)
         if plot is not None:
             plot_histograms(results, plot, title=str(the_game))
+            note(f"wrote {plot}")
         if json_output:
             import orjson
 
@@ -280,10 +290,11 @@ def evaluate(
 @app.command("compile")
 def compile_strategy(
     strategy: Annotated[str, typer.Option("--strategy", "-s", help="A deterministic strategy, e.g. knuth or entropy.", show_default=False)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The tree file to write.", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The tree file to write (a different file there is kept without --force).", show_default=False)],
     game: GameOptions = game_options(),
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this. Default 1000000.", show_default=False)] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Hard mode: the rule guesses only still-possible codes (the file says hard_mode: true).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace the output file even when it holds something else.")] = False,
 ) -> None:
     """Write a deterministic strategy as a tree file (optimal: false), ready for verify and play.
 
@@ -292,15 +303,15 @@ def compile_strategy(
     with cli_errors():
         from ..evaluate import DEFAULT_MAX_NODES, strategy_tree
         from ..strategies import make_strategy
-        from ..treefile import dumps, write_atomic
+        from ..treefile import dumps, write_new
 
         the_game = game.resolve()
         doc = strategy_tree(make_strategy(strategy, the_game, hard=hard), DEFAULT_MAX_NODES if max_nodes is None else max_nodes)
-        write_atomic(output, dumps(doc))
+        write_new(output, dumps(doc), force)
         stats = doc["stats"]
         typer.echo(
             f"wrote {output}: {stats['secrets']} secrets, max {stats['max_guesses']}, "
-            f"mean {stats['mean_guesses']:.4f}, {stats['nodes']} nodes"
+            f"mean {stats['mean_guesses']:.4f}, {counted(stats['nodes'], 'node')}"
         )
 
 
@@ -386,7 +397,7 @@ def build(
             path.unlink(missing_ok=True)
         stats = result.stats
         typer.echo(
-            f"{written}: height {stats['max_guesses']}, {stats['nodes']} nodes, total {stats['total_guesses']}, "
+            f"{written}: height {stats['max_guesses']}, {counted(stats['nodes'], 'node')}, total {stats['total_guesses']}, "
             f"mean {stats['mean_guesses']:.4f}, "
             + ("optimal" if result.document["optimal"] else f"not proven optimal (lower bound {stats['lower_bound']})")
             + f", {result.seconds:.1f}s"

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from ..game import RULES, BactreeError, Game, make_game, word_game
+from ..game import PRESETS, RULES, BactreeError, Game, make_game, word_game
 
 # The word list `--game words` plays, and the shipped list its allowed guesses come from with `--guesses`.
 WORDS_PRESET = "en-4"
@@ -69,6 +69,12 @@ class GameOptions:
     def resolve(self) -> Game:
         """The game the options describe: a preset (bulls-cows when none is given) with its fields overridden, or a word game."""
         return resolve_game(self.preset or "bulls-cows", self.length, self.symbols, self.repeats, self.words, self.guesses, rule=self.rule)
+
+    def list_options(self) -> list[str]:
+        """The options, as given, that name a word game's lists (`--words FILE`, `--guesses FILE`, `--game words`): a
+        `Game` holds the words, not where they came from, so a command suggested to the user repeats these."""
+        named = ["--words", self.words] if self.words is not None else ["--game", "words"] if self.preset == "words" else []
+        return named + (["--guesses", self.guesses] if self.guesses is not None else [])
 
     def resolve_or_none(self) -> Game | None:
         """The game the options describe, or None when none is given (a tree file or a transcript then decides)."""
@@ -130,6 +136,8 @@ def resolve_game(
     standard error, one warning line each.
     """
     rule = rule or "bulls-cows"
+    if game != "words" and game not in PRESETS:
+        raise BactreeError(f"unknown game {game!r}: choose one of {', '.join([*PRESETS, 'words'])}")
     if game == "words" and words is None:
         words = WORDS_PRESET
     if words is None:

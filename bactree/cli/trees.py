@@ -17,7 +17,7 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 
 from .exits import cli_errors
-from ..game import BULLS_COWS, BUILD_LIMIT, PRESETS, BactreeError, Game, GameTooLargeError, game_slug, preset
+from ..game import BULLS_COWS, BUILD_LIMIT, PRESETS, BactreeError, Game, GameTooLargeError, counted, game_slug, preset
 from ..shipped import NEW_SUFFIX, ShippedTree, find_tree, read_entry, shipped_trees
 from ..walker import MissingTreeError, Tree
 
@@ -68,17 +68,18 @@ def verify(
                 raise typer.Exit(1) from None
             optimal = "optimal" if doc["optimal"] else "not proven optimal"
             typer.echo(
-                f"ok   {path}: {replay.secrets} secrets, max {replay.max_guesses}, "
+                f"ok   {path}: {counted(replay.secrets, 'secret')}, max {replay.max_guesses}, "
                 f"total {replay.total_guesses}, mean {replay.total_guesses / replay.secrets:.4f}, "
-                f"{replay.nodes} nodes, {optimal}"
+                f"{counted(replay.nodes, 'node')}, {optimal}"
             )
 
 
 def export(
     file: Annotated[str, typer.Argument(help="Tree file (or a shipped tree's name) to export.", show_default=False)],
     out: Annotated[
-        Path, typer.Option("--output", "-o", help="Graph file to write: .graphml, .gexf, or .dot/.gv.", show_default=False)
+        Path, typer.Option("--output", "-o", help="Graph file to write: .graphml, .gexf, or .dot/.gv (a different file there is kept without --force).", show_default=False)
     ],
+    force: Annotated[bool, typer.Option("--force", help="Replace the output file even when it holds something else.")] = False,
 ) -> None:
     """Write a checked tree file as a graph for yEd, Gephi or Graphviz; the suffix picks the format.
 
@@ -89,8 +90,8 @@ def export(
     from ..export import export_tree
 
     with cli_errors():
-        graph = export_tree(find_tree(file), out)
-    typer.echo(f"wrote {out}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
+        graph = export_tree(find_tree(file), out, replace=force)
+    typer.echo(f"wrote {out}: {counted(graph.number_of_nodes(), 'node')}, {counted(graph.number_of_edges(), 'edge')}")
 
 
 def trees_table(entries: list[ShippedTree]) -> str:
@@ -123,27 +124,34 @@ def objective_text(objective: dict[str, Any]) -> str:
     return text
 
 
-def game_options(game: Game) -> list[str]:
-    """The options that name `game` on the command line, shortest first: `-n 3`, `--game mastermind -n 5`."""
-    name = "mastermind" if game.repeats else "bulls-cows"
-    base = PRESETS[name]
-    words = [] if name == "bulls-cows" else ["--game", name]
-    if game.length != base.length:
-        words += ["-n", str(game.length)]
-    if game.symbols != base.symbols:
-        words += ["--symbols", game.symbols]
+def game_options(game: Game, lists: list[str]) -> list[str]:
+    """The options that name `game` on the command line, shortest first: `-n 3`, `--game mastermind -n 5`; a game of
+    lists by `lists`, the options that named them (`GameOptions.list_options`)."""
+    if game.has_lists:
+        words = list(lists)
+    else:
+        name = "mastermind" if game.repeats else "bulls-cows"
+        base = PRESETS[name]
+        words = [] if name == "bulls-cows" else ["--game", name]
+        if game.length != base.length:
+            words += ["-n", str(game.length)]
+        if game.symbols != base.symbols:
+            words += ["--symbols", game.symbols]
     if game.rule is not BULLS_COWS:
         words += ["--rule", game.rule.name]
     return words
 
 
-def game_tree(file: str | None, game: Game | None, then: Callable[[str], str], note: Callable[[str], None]) -> Tree:
+def game_tree(
+    file: str | None, game: Game | None, lists: list[str], then: Callable[[str], str], note: Callable[[str], None],
+) -> Tree:
     """The tree walk and play use: the file (or shipped name) given, or the game's shipped tree, or one built now.
 
     A game with no shipped tree and at most `BUILD_NOW_CODES` codes gets a
     least-height tree built in this process (said through `note`, one line);
-    a larger one is refused, naming the build command and then the command
-    `then(FILE)` that plays its tree.
+    a larger one is refused, naming the build command (a game of lists by
+    `lists`, the options that named them) and then the command `then(FILE)`
+    that plays its tree.
     """
     from ..play import open_tree
 
@@ -155,7 +163,7 @@ def game_tree(file: str | None, game: Game | None, then: Callable[[str], str], n
     except MissingTreeError:
         pass
     slug = game_slug(game)
-    build = shlex.join(["bactree", "build", *game_options(game), "--tie-break", "none", "-o", f"{slug}.json"])
+    build = shlex.join(["bactree", "build", *game_options(game, lists), "--tie-break", "none", "-o", f"{slug}.json"])
     missing = f"no shipped tree for {slug} ({game})"
     try:
         game.check_size(BUILD_LIMIT)

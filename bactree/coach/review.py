@@ -204,7 +204,7 @@ def reviewed_game(text: str, asked: Game | None) -> Game:
     if words is not None:  # a word game's header names its size, not its list
         if asked is None:
             raise InvalidGameError(f"the transcript plays a word game ({words.group(1)}): name its list with --words")
-        if not asked.has_lists or str(asked).split(",")[0] != words.group(1):
+        if not asked.has_lists or asked.list_size != words.group(1):
             raise InvalidGameError(f"the transcript plays {words.group(1)}, but the options ask for {asked}")
         return asked
     named = transcript_game(text)
@@ -214,7 +214,7 @@ def reviewed_game(text: str, asked: Game | None) -> Game:
 
 
 # A word game's first line in a transcript: `Secret card, 1,529 words of 4 letters, tree ...`.
-_WORD_GAME = re.compile(r"^(?:Secret \S+, |I have picked a secret word, one of )([\d,]+ words of \d+ letters)", re.M)
+_WORD_GAME = re.compile(r"^(?:Secret \S+, |I have picked a secret word, one of )([\d,]+ words? of \d+ letters)", re.M)
 _WORDS = re.compile(r"\S+\s+[a-z]{3,}\b.*")  # `1260 secrets remain`: a count, then words
 
 
@@ -232,7 +232,7 @@ def read_game(text: str, game: Game, secret: str | None = None) -> list[str]:
     anything else is an error naming its line.
     """
     if secret is not None:
-        secret = game.parse_code(secret)
+        secret = game.parse_secret(secret)
     entries: list[str] = []
     pending: tuple[int | None, str] | None = None  # a guess whose answer comes on a later line
 

@@ -16,6 +16,11 @@ import numpy as np
 from ..game import InvalidCodeError, InvalidGameError, check_game_shape
 
 
+# The longest key a puzzle takes: the crackers keep a few hundred bytes a position (about 50 MB here), and a key this
+# long already takes far more questions and time than anyone waits for.
+MAX_LENGTH = 100_000
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """Secrets of `length` symbols from `symbols`; `repeats=False` makes them distinct.
@@ -31,6 +36,8 @@ class Puzzle:
 
     def __post_init__(self) -> None:
         check_game_shape(self.length, self.symbols, self.repeats)
+        if self.length > MAX_LENGTH:
+            raise InvalidGameError(f"invalid game: keys of at most {MAX_LENGTH:,} positions, got {self.length:,}")
         if any(s in "\n\r" for s in self.symbols):
             raise InvalidGameError("invalid game: a line break cannot be a symbol")
 

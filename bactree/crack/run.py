@@ -13,6 +13,9 @@ from .oracles import Oracle, ProgramOracle, SecretOracle, TakeBack, TerminalOrac
 from .puzzle import Puzzle
 from .result import Progress
 
+# The largest seed: the crackers' kernels take it as a 64-bit signed integer.
+MAX_SEED = 2**63 - 1
+
 
 def make_puzzle(length: int, symbols: str | None, alphabet_size: int | None, repeats: bool) -> Puzzle:
     """The game of the options: `symbols`, or the first `alphabet_size` of the fixed alphabet, or the paper's 37."""
@@ -37,6 +40,8 @@ def make_oracle(
         raise BactreeError("give exactly one of --secret KEY, --random, --oracle-cmd CMD or --interactive")
     if seed is not None and not random:
         raise BactreeError("--seed is only used with --random")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise BactreeError(f"--seed must be from 0 to {MAX_SEED}, got {seed}")
     if secret is not None:
         return SecretOracle(puzzle, puzzle.parse(secret))
     if random:

@@ -10,7 +10,7 @@ import collections
 import hashlib
 import itertools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -109,7 +109,7 @@ class Game:
         scored = "" if self.rule is BULLS_COWS else f", scored by {self.rule.name}"
         if self.secrets is not None:
             guesses = "" if self.guesses is None else f", {len(self.guesses):,} allowed guesses"
-            return f"{len(self.secrets):,} words of {self.length} letters{guesses}{scored}"
+            return f"{self.list_size}{guesses}{scored}"
         kind = "repeats" if self.repeats else "no repeats"
         return f"{self.length} of {_short(self.symbols)}, {kind}{scored}"
 
@@ -221,16 +221,10 @@ class Game:
         """
         code = text.strip()
         if self.secrets is not None:
-            word = normalise_word(code)
-            if word not in self.code_index:
-                shown = text if len(text) <= 40 else text[:40] + "..."
-                if len(word) != self.length:
-                    raise InvalidCodeError(f"invalid guess {shown!r}: expected {self.length} letters, got {len(word)}")
-                raise InvalidCodeError(f"invalid guess {shown!r}: not a word of the game's list")
-            return word
+            return self._parse_word(text, "guess", self.code_index)
         if len(code) != self.length:
             raise InvalidCodeError(
-                f"invalid code {_echo(text)}: expected {self.length} symbols, got {len(code)}"
+                f"invalid code {_echo(text)}: expected {counted(self.length, 'symbol')}, got {len(code)}"
             )
         for symbol in code:
             if symbol not in self.symbols:
@@ -242,6 +236,32 @@ class Game:
                 if code.count(symbol) > 1:
                     raise InvalidCodeError(f"invalid code {_echo(text)}: symbol {symbol!r} repeats")
         return code
+
+    def parse_secret(self, text: str) -> str:
+        """Check a secret and return it: a code of the game, or in a game of lists one of its secrets (an allowed guess
+        that no secret is, is refused); `invalid secret ...` names what is wrong in a game of lists."""
+        if self.secrets is None:
+            return self.parse_code(text)
+        return self._parse_word(text, "secret", set(self.secrets))
+
+    def _parse_word(self, text: str, kind: str, words: Collection[str]) -> str:
+        """`text` as the lists hold it (NFC, lower case) if it is one of `words`, else `invalid KIND ...` (guess, secret)."""
+        word = normalise_word(text.strip())
+        if word not in words:
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            if len(word) != self.length:
+                raise InvalidCodeError(f"invalid {kind} {shown!r}: expected {counted(self.length, 'letter')}, got {len(word)}")
+            if kind == "secret" and word in self.code_index:
+                raise InvalidCodeError(f"invalid secret {shown!r}: an allowed guess, not one of the game's secrets")
+            raise InvalidCodeError(f"invalid {kind} {shown!r}: not a word of the game's list")
+        return word
+
+    @property
+    def list_size(self) -> str:
+        """A game of lists' size as its transcripts' headers name it: `1,529 words of 4 letters`."""
+        assert self.secrets is not None
+        count = len(self.secrets)
+        return f"{count:,} word{'' if count == 1 else 's'} of {self.length} letters"
 
     def format_code(self, code: str) -> str:
         """The printable form of a code (codes are kept as their strings)."""
@@ -325,6 +345,11 @@ def _check_lists(game: Game) -> None:
         raise InvalidGameError(f"invalid game: the symbols must be the lists' own, sorted ({_short(used)}), got {_short(game.symbols)}")
     if game.repeats != any(len(set(word)) < len(word) for word in words):
         raise InvalidGameError(f"invalid game: repeats must be {not game.repeats} for these lists")
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """`1 node`, `5040 nodes`, `1 guess`, `7 guesses`: a count and its noun, plural (`plural`, else an s added) but for one."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 def _short(symbols: str) -> str:

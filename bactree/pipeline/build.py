@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from . import warm_up
 from .executors import make_executor
-from ..game import BUILD_LIMIT, BactreeError, Game
+from ..game import BUILD_LIMIT, BactreeError, Game, counted
 from ..search import DEEPER_CALLS, GREEDY_RULES, INFINITE, TOTAL_GUESSES, Cost, CostSearch, Solver, TreeFinder, refine
 from ..search.height.finder import EVERY
 from ..search.height import solver as search_height
@@ -151,6 +151,9 @@ def build(
     keys = () if tie_break == HEIGHT_ONLY else parse_tie_breaks(tie_break)
     if max_guesses is not None and max_guesses < 1:
         raise BactreeError(f"--max-guesses must be at least 1, got {max_guesses}")
+    if max_guesses is not None and max_guesses > game.num_secrets:  # a guess of a secret still possible solves one
+        raise BactreeError(f"--max-guesses {max_guesses} is more than the game's {game.num_secrets:,} secrets: no tree "
+                           f"needs more guesses than there are secrets (leave it out for no cap)")
     if workers is not None and workers < 1:
         raise BactreeError(f"--workers must be at least 1, got {workers}")
     if budget is not None and budget < 0:
@@ -238,7 +241,7 @@ def _built(
         # No tree needs more guesses than there are secrets.
         depth = solver.num_secrets if max_guesses is None else min(max_guesses, solver.num_secrets)
         recorded = Objective("expected", (), hard, max_guesses)
-    say(f"minimising {cost_kind.name} within {depth} guesses")
+    say(f"minimising {cost_kind.name} within {counted(depth, 'guess', 'guesses')}")
     given = first_guess not in (None, EVERY_FIRST_GUESS)
     first = forced_first_guess(solver) if objective == "expected" else None
     every = first_guess == EVERY_FIRST_GUESS and first is None
