@@ -20,8 +20,8 @@ import sys
 import time
 from typing import TextIO
 
-NOTICE = ("bactree: compiling the solver's kernels for their first use; numba caches them, "
-          "so this happens once (half a minute to a few minutes on 2 cores)")
+NOTICE = ("bactree: compiling the kernels this command needs, on their first use; numba caches each one, "
+          "so no later command compiles it again (seconds to a few minutes on 2 cores)")
 
 
 class _Clock:

@@ -40,8 +40,8 @@ def test_the_first_compile_says_so_once(no_notice_left):
     fresh_kernel()(np.arange(3))
     fresh_kernel()(np.arange(3.0))
     assert stream.getvalue() == (
-        "bactree: compiling the solver's kernels for their first use; numba caches them, "
-        "so this happens once (half a minute to a few minutes on 2 cores)\n")
+        "bactree: compiling the kernels this command needs, on their first use; numba caches each one, "
+        "so no later command compiles it again (seconds to a few minutes on 2 cores)\n")
     assert stream.getvalue() == NOTICE + "\n"
 
 
