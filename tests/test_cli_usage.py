@@ -168,3 +168,12 @@ def test_a_game_of_one_code_is_counted_in_the_singular(tmp_path: Path) -> None:
     assert verified.stdout.startswith(f"ok   {out}: 1 secret, max 1, total 1, mean 1.0000, 1 node, ")
     walked = runner.invoke(app, ["walk", "-n", "1", "--symbols", "0123", "--secret", "23"])
     assert (walked.exit_code, walked.stderr) == (2, "Error: invalid code '23': expected 1 symbol, got 2\n")
+
+
+def test_a_page_of_a_game_with_no_shipped_tree_names_the_build(tmp_path: Path) -> None:
+    out = tmp_path / "page.html"
+    result = runner.invoke(app, ["html", "-n", "3", "-o", str(out)])
+    line = (f"Error: no shipped tree for bulls-cows-3x10 (3 of '0123456789', no repeats): bactree build -n 3 --tie-break "
+            f"none -o bulls-cows-3x10.json, then bactree html bulls-cows-3x10.json -o {out}\n")
+    assert (result.exit_code, result.stderr) == (2, line)
+    assert not out.exists()

@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 from bactree.cli.main import app
 from bactree.game import Game, word_game
 from bactree.page import page_html, tree_page
-from bactree.shipped import trees_dir
 from walker_trees import write_tree
 
 BC3 = Game(3, "0123", False)
@@ -105,5 +104,7 @@ def test_cli_html_of_a_word_game(tmp_path: Path) -> None:
         2, f"Error: {tree_file} plays 6 words of 4 letters, 8 allowed guesses, but the options ask for 6 words of 4 letters\n")
     result = runner.invoke(app, ["html", "--words", str(words), "-o", str(tmp_path / "other.html")])
     assert result.exit_code == 2 and result.output.startswith("Error: no shipped tree for words-")
-    assert result.output.endswith(" (6 words of 4 letters) in " + str(trees_dir()) + "; pass a tree file instead\n")
+    slug = result.output.split()[5]
+    assert result.output.endswith(f" (6 words of 4 letters): bactree build --words {words} --tie-break none -o {slug}.json, "
+                                  f"then bactree html {slug}.json -o {tmp_path / 'other.html'}\n")
     assert not (tmp_path / "other.html").exists()

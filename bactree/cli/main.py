@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import shlex
 import sys
 import time
 from enum import Enum
@@ -81,15 +82,25 @@ def html(
 
     Example: bactree html mastermind-4x6-worst-case -o mastermind.html
     """
-    from ..game import preset
+    from ..game import game_slug, preset
     from ..page import tree_page
     from ..shipped import find_tree
     from ..treefile import write_new
-    from ..walker import shipped_tree_path
+    from ..walker import MissingTreeError, shipped_tree_path
 
     with cli_errors():
         chosen = game.resolve_or_none()
-        path = find_tree(file) if file is not None else shipped_tree_path(chosen or preset("bulls-cows"))
+        if file is not None:
+            path = find_tree(file)
+        else:
+            the_game = chosen or preset("bulls-cows")
+            try:
+                path = shipped_tree_path(the_game)
+            except MissingTreeError:
+                made = f"{game_slug(the_game)}.json"
+                raise MissingTreeError(f"no shipped tree for {game_slug(the_game)} ({the_game}): "
+                                       f"{cli_trees.build_command(the_game, game.list_options())}, then "
+                                       f"{shlex.join(['bactree', 'html', made, '-o', str(out)])}") from None
         page, doc = tree_page(path, chosen, rename=file is None)
         write_new(out, page.encode(), force)
     typer.echo(f"wrote {out}: {path.name}, {counted(doc['stats']['nodes'], 'node')}, {len(page) // 1024} KiB")

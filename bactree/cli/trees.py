@@ -163,7 +163,7 @@ def game_tree(
     except MissingTreeError:
         pass
     slug = game_slug(game)
-    build = shlex.join(["bactree", "build", *game_options(game, lists), "--tie-break", "none", "-o", f"{slug}.json"])
+    build = build_command(game, lists)
     missing = f"no shipped tree for {slug} ({game})"
     try:
         game.check_size(BUILD_LIMIT)
@@ -178,6 +178,12 @@ def game_tree(
     note(f"{missing}: building one of least height now, in seconds ({build} keeps one)")
     result = build_tree(game, "worst-case", HEIGHT_ONLY)
     return Tree(game, result.document, f"{slug}-worst-case (built now)")
+
+
+def build_command(game: Game, lists: list[str]) -> str:
+    """The command that builds a least-height tree of `game` into `GAME.json` (`game_slug`), for a command to offer
+    when the game ships none (`lists`: the options that named a word game's lists)."""
+    return shlex.join(["bactree", "build", *game_options(game, lists), "--tie-break", "none", "-o", f"{game_slug(game)}.json"])
 
 
 def kept_output(output: Path, data: bytes, force: bool) -> tuple[Path, str | None]:
