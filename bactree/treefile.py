@@ -270,7 +270,8 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         doc = orjson.loads(raw)
     except orjson.JSONDecodeError as err:
-        raise TreeFormatError(f"{name}: not valid JSON: {err}") from None
+        why = "its bytes are not UTF-8 text" if "UTF-8" in str(err) else str(err)  # orjson's word is about str
+        raise TreeFormatError(f"{name}: not valid JSON: {why}") from None
     check_header(doc, name)
     return doc
 

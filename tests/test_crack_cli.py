@@ -33,6 +33,7 @@ runner = CliRunner()
         (["-n", "3", "--random", "--effort", "nan"], "--effort must be above 0"),
         (["-n", "3", "--random", "--effort", "2", "-s", "count-split"], "--effort applies to"),
         (["-n", "3", "--random", "--effort", "2", "-s", "windows"], "--effort applies to"),
+        (["-n", "3", "--oracle-cmd", "false"], "question 1: the oracle program ended without answering"),
         (["-n", "5", "--random", "--seed", "-1"], "--seed must be from 0 to 9223372036854775807, got -1"),
         (["-n", "5", "--random", "--seed", "99999999999999999999"], "--seed must be from 0 to 9223372036854775807, got 9"),
         (["-n", "100001", "--random"], "invalid game: keys of at most 100,000 positions, got 100,001"),

@@ -241,7 +241,8 @@ def test_each_defect_is_caught_and_named(tmp_path: Path, defect: str) -> None:
     ("content", "message"),
     [
         (b'{"format": "bactree-tree", ', "not valid JSON"),
-        (b"\xff\xfe", "not valid JSON"),
+        (b"\xff\xfe", "not valid JSON: its bytes are not UTF-8 text"),
+        (b'{"format": "\xff"}', "not valid JSON: its bytes are not UTF-8 text"),
         (b"[1, 2]", "the top level is not a JSON object"),
     ],
 )

@@ -281,7 +281,9 @@ class ProgramOracle(Oracle):
             self.process.stdin.write(self.puzzle.format(guess) + "\n")
             self.process.stdin.flush()
             line = self.process.stdout.readline()
-        except (BrokenPipeError, OSError, UnicodeDecodeError) as err:
+        except BrokenPipeError:
+            raise OracleError(f"question {self.queries}: the oracle program ended without answering") from None
+        except (OSError, UnicodeDecodeError) as err:
             raise OracleError(f"question {self.queries}: the oracle program failed: {err}") from None
         if not line:
             raise OracleError(f"question {self.queries}: the oracle program ended without answering")
