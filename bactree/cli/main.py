@@ -354,9 +354,10 @@ def build(
     """Compile a provably optimal tree and write it as a tree file (atomically).
 
     A build never replaces a different file without --force: it writes
-    NAME.new.json beside it and says how to replace. An interrupted expected build (or worst-case build with --tie-break
-    none) keeps its finished subproblems in OUTPUT.resume and writes no tree
-    file; run it again with --resume.
+    NAME.new.json beside it and says how to replace. An interrupted
+    expected build (or worst-case build with --tie-break none) keeps its
+    finished subproblems in OUTPUT.resume and writes no tree file; run it
+    again with --resume.
 
     Example: bactree build --game mastermind --tie-break crush,total -o mm.json
     """
