@@ -133,6 +133,7 @@ def test_allowed_guesses_beyond_the_secrets_are_written_and_read(tmp_path: Path)
         (["--words", "{german}", "-n", "4"], "Error: --length does not go with --words: a word game takes its length and letters from its list\n"),
         (["--guesses", "{german}"], "Error: --guesses needs --words: the allowed guesses of a word game, whose secrets --words gives\n"),
         (["--words", "en-9"], "Error: no such file or shipped word list 'en-9' (shipped: en-4, en-4-guesses, en-5, en-5-guesses, en-5-jotto)\n"),
+        (["--words", ""], "Error: an empty name is no word list: give a file or a shipped list's name (en-4, en-4-guesses, en-5, en-5-guesses, en-5-jotto)\n"),
         (["--game", "mastermind", "--words", "{german}"], "Error: --game mastermind does not go with --words: a word game's codes are its list's (--rule says how they answer)\n"),
     ],
 )

@@ -118,6 +118,8 @@ def read_word_list(source: str | os.PathLike[str]) -> WordList:
     character, words of different lengths, no words, or more than WORD_LIST_LIMIT.
     Duplicates (after normalisation) are dropped with one line in `warnings`.
     """
+    if not str(source).strip():  # Path("") is the current folder
+        raise InvalidWordListError(f"an empty name is no word list: give a file or a shipped list's name ({', '.join(shipped_word_lists())})")
     path = Path(source)
     if _exists(path):
         return _read(path, None)
