@@ -250,3 +250,11 @@ def test_the_build_command_offered_for_a_word_game_names_its_lists() -> None:
 def test_the_referee_of_a_word_game_asks_for_secret_words(german: Path) -> None:
     result = invoke("play", "--mode", "referee", "--words", str(german), input="q\n")
     assert result.stdout.splitlines()[0] == "Referee, 9 words of 4 letters: Player 1 and Player 2 each think of a secret word."
+
+
+def test_a_few_secrets_among_many_allowed_guesses_are_built_on_the_spot(tmp_path: Path) -> None:
+    few = write_list(tmp_path, "few.txt", ["tale", "tile", "male", "mile", "pale"])
+    walked = invoke("walk", "--words", str(few), "--guesses", "en-4-guesses", "--secret", "mile")
+    assert walked.exit_code == 0, walked.output
+    assert ": building one of least height now, in seconds (bactree build --words " in walked.stderr
+    assert walked.stdout.splitlines()[-1].startswith("Found mile in ")

@@ -147,7 +147,8 @@ def game_tree(
 ) -> Tree:
     """The tree walk and play use: the file (or shipped name) given, or the game's shipped tree, or one built now.
 
-    A game with no shipped tree and at most `BUILD_NOW_CODES` codes gets a
+    A game with no shipped tree and at most `BUILD_NOW_CODES` codes (secrets
+    times guesses at most its square, for a list of allowed guesses) gets a
     least-height tree built in this process (said through `note`, one line);
     a larger one is refused, naming the build command (a game of lists by
     `lists`, the options that named them) and then the command `then(FILE)`
@@ -169,10 +170,10 @@ def game_tree(
         game.check_size(BUILD_LIMIT)
     except GameTooLargeError as err:
         raise MissingTreeError(f"{missing}, and none can be built ({err})") from None
-    if game.num_codes > BUILD_NOW_CODES:
-        raise MissingTreeError(
-            f"{missing}; building one takes more than seconds ({game.num_codes:,} codes): {build}, then {then(f'{slug}.json')}"
-        )
+    if game.num_secrets * game.num_codes > BUILD_NOW_CODES**2:  # the answer table's size: what a build's time follows
+        size = (f"{game.num_codes:,} codes" if game.num_secrets == game.num_codes
+                else f"{game.num_secrets:,} secrets, {game.num_codes:,} guesses")
+        raise MissingTreeError(f"{missing}; building one takes more than seconds ({size}): {build}, then {then(f'{slug}.json')}")
     from ..pipeline.build import HEIGHT_ONLY, build as build_tree
 
     note(f"{missing}: building one of least height now, in seconds ({build} keeps one)")
