@@ -125,7 +125,7 @@ def test_a_hard_mode_review_prints_exactly_this_and_refuses_a_game_that_broke_it
 
 
 MALFORMED = [  # (arguments, the one line on stderr)
-    (["0123=0B2C", "4567"], "Error: guess 2 (4567): expected GUESS=ANSWER, e.g. 0123=1B2C"),
+    (["0123=0B2C", "4567"], "Error: guess 2 (4567): expected GUESS=ANSWER, e.g. 0123=0B0C"),
     (["012=0B2C"], "Error: guess 1 (012=0B2C): invalid code '012': expected 4 symbols, got 3"),
     (["0123=0B2C", "4557=1B0C"], "Error: guess 2 (4557=1B0C): invalid code '4557': symbol '5' repeats"),
     (["0123=1B"], "Error: guess 1 (0123=1B): invalid answer '1B': type bulls and cows as 1B2C, '1 2' or 12"),

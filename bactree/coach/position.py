@@ -49,7 +49,7 @@ def read_entry(game: Game, entry: str | tuple[str, AnyAnswer | str]) -> Pair:
     if isinstance(entry, str):
         parts = [p for p in re.split(r"[=\s]+", entry.strip()) if p]
         if len(parts) != 2:
-            raise InvalidHistoryError("expected GUESS=ANSWER, e.g. 0123=1B2C")
+            raise InvalidHistoryError(f"expected GUESS=ANSWER, e.g. {example_entry(game)}")
         guess_text, answer_text = parts
     else:
         guess_text, answer_text = entry[0], entry[1]
@@ -58,6 +58,12 @@ def read_entry(game: Game, entry: str | tuple[str, AnyAnswer | str]) -> Pair:
         game.check_answer(answer_text)
         return guess, answer_text
     return guess, game.parse_answer(str(answer_text))
+
+
+def example_entry(game: Game) -> str:
+    """An entry of `game` as it is typed, for an error to show: its first and last secrets' answer, `0123=0B0C`."""
+    first, last = game.secret_codes[0], game.secret_codes[-1]
+    return entry_text(first, game.scorer(first)(last))
 
 
 def read_history(game: Game, entries: Iterable[str | tuple[str, AnyAnswer | str]], finished: bool = False) -> Position:
