@@ -102,7 +102,7 @@ class Writer:
         solver = self.solver
         # The search's own listing of the group (private: the search exposes only the guesses it leaves), so the maps
         # written are those its canonical guesses were chosen by; the checker verifies each map anyway.
-        group = solver._set_group(subset)
+        group = solver.symmetry.set_group(subset)
         if group is None:
             rows, maps = _stabiliser(solver.codes[list(history)], solver.perms, self.game.num_symbols)
         else:

@@ -18,6 +18,7 @@ from bactree.pipeline.build import build
 from bactree.game.codes import code_array
 from bactree.game import BactreeError, Game
 from bactree.search.cost import cost_model
+from bactree.search.height import guess_symmetry
 from bactree.search.height import solver as search_height
 from bactree.search._symmetry import _canonical_mask
 from bactree.treefile import check_document, dumps
@@ -106,23 +107,23 @@ def test_canonical_guesses_stay_right_and_within_the_cache_cap(game, histories, 
     """Remembered or recomputed after the cache starts afresh, the canonical guesses are the orbit minima."""
     solver = search_height.Solver(game)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(search_height, "CANONICAL_CACHE_BYTES", cap)
-        patch.setattr(search_height, "CANONICAL_CACHE_ENTRIES", entries)
+        patch.setattr(guess_symmetry, "CANONICAL_CACHE_BYTES", cap)
+        patch.setattr(guess_symmetry, "CANONICAL_CACHE_ENTRIES", entries)
         for picks in histories + histories:  # the second round meets remembered histories, or recomputes them
             history = tuple(p % len(game.codes) for p in picks)
             got = solver.canonical_guesses(history)
             assert {game.codes[g] for g in got} == canonical_codes(game, [game.codes[h] for h in history])
             assert (got is solver.all_guesses) == (len(got) == len(game.codes))  # every code canonical: shared
-            own = {id(a): a for a in solver._canonical.values() if a is not solver.all_guesses}.values()  # shared arrays once
+            own = {id(a): a for a in solver.symmetry._canonical.values() if a is not solver.all_guesses}.values()  # shared arrays once
             held = sum(a.nbytes for a in own)
-            assert held == solver._canonical_bytes and (held <= cap or len(own) == 1)  # past the cap only the newest
-            assert len(solver._canonical) <= entries + 1  # a history and the array it shares with others
+            assert held == solver.symmetry._canonical_bytes and (held <= cap or len(own) == 1)  # past the cap only the newest
+            assert len(solver.symmetry._canonical) <= entries + 1  # a history and the array it shares with others
 
 
 def test_a_build_gives_the_same_bytes_when_the_canonical_cache_keeps_nothing(monkeypatch):
     game = Game(4, "012345", False)
     kept = dumps(build(game, "expected", workers=1).document)
-    monkeypatch.setattr(search_height, "CANONICAL_CACHE_BYTES", 0)
+    monkeypatch.setattr(guess_symmetry, "CANONICAL_CACHE_BYTES", 0)
     assert dumps(build(game, "expected", workers=1).document) == kept
 
 

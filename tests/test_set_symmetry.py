@@ -17,6 +17,7 @@ from bactree.game.codes import encode_answer, num_slots
 from bactree.game import Game
 from bactree.search import TOTAL_GUESSES, CostSearch
 from bactree.search.cost import search as search_cost
+from bactree.search.height import guess_symmetry
 from bactree.search.height import solver as search_height
 from bactree.search._symmetry import _answer_counts, _least_in_orbits, _set_automorphisms
 from bactree.search.cost.refine import refine
@@ -115,7 +116,7 @@ def test_after_a_history_the_set_group_holds_its_stabiliser(game, picks):
 def test_past_the_cap_the_history_guesses_stay(monkeypatch):
     game = Game(3, "01234", False)
     solver = search_height.Solver(game)
-    monkeypatch.setattr(search_height, "SET_SYMMETRY_CAP", 0)
+    monkeypatch.setattr(guess_symmetry, "SET_SYMMETRY_CAP", 0)
     got = solver.set_canonical_guesses(solver.all_guesses, ())
     assert np.array_equal(got, solver.canonical_guesses(()))
 

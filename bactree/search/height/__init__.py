@@ -1,6 +1,7 @@
 """The least-height (worst-case) search: the fewest guesses that solve every secret, with a proof.
 
-    solver       `Solver`: the game's tables, symmetry, and the depth-bounded search (`least_height`)
+    solver       `Solver`: the game's tables and the depth-bounded search (`least_height`)
+    guess_symmetry  `GuessSymmetry`: one guess per orbit, under a history's stabiliser or a set's own maps
     finder       `TreeFinder`: a tree of a given height found fast by iterative broadening (proves no refutation)
     refutations  `RefutationStore`: sets refuted within d guesses, found again in any image under symmetry
     cores        `CoreStore`: least sets no guess separates, kept for every three-left search of a solver
