@@ -149,6 +149,18 @@ def test_walk_builds_a_tree_for_a_small_game_with_none_and_says_so() -> None:
                                     "(bactree build --game mastermind -n 2 --symbols abc --tie-break none -o mastermind-2x3.json keeps one)\n")
 
 
+def test_walk_and_play_take_a_tree_a_build_wrote_in_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["build", *BC24, "-q"]).exit_code == 0  # trees/bulls-cows-2x4-worst-case.json
+    line = ("no shipped tree for bulls-cows-2x4 (2 of '0123', no repeats): playing trees/bulls-cows-2x4-worst-case.json, "
+            "which a build wrote there\n")
+    walked = runner.invoke(app, ["walk", *BC24, "--secret", "32"])
+    assert (walked.exit_code, walked.stderr) == (0, line)
+    assert walked.stdout.splitlines()[0] == "Secret 32, 2 of '0123', no repeats, tree bulls-cows-2x4-worst-case.json"
+    versus = runner.invoke(app, ["play", "--mode", "versus", *BC24, "--seed", "1"], input="q\n")
+    assert versus.exit_code == 0 and versus.stderr == line
+
+
 @pytest.mark.parametrize(
     ("command", "then"),
     [(["walk"], "bactree walk bulls-cows-5x8.json"), (["play", "--mode", "versus"], "bactree play --mode versus --tree bulls-cows-5x8.json")],

@@ -381,7 +381,7 @@ def build(
         if output is None:
             suffix = f"-max{max_guesses}" if max_guesses is not None else ""
             name = "crush" if objective == "worst-case" and (tie_break or "").startswith("crush") else objective
-            output = Path("trees") / f"{game_slug(chosen)}{'-hard' if hard else ''}-{name}{suffix}.json"
+            output = cli_trees.BUILD_FOLDER / f"{game_slug(chosen)}{'-hard' if hard else ''}-{name}{suffix}.json"
             with contextlib.suppress(OSError):  # if it cannot be made, check_writable says why
                 output.parent.mkdir(exist_ok=True)  # the default folder is made; one named with -o must exist
         check_writable(output)  # a typo in -o fails now, not after the search

@@ -18,7 +18,7 @@ import typer
 
 from .exits import cli_errors
 from ..game import BULLS_COWS, BUILD_LIMIT, PRESETS, BactreeError, Game, GameTooLargeError, counted, game_slug, preset
-from ..shipped import NEW_SUFFIX, ShippedTree, find_tree, read_entry, shipped_trees
+from ..shipped import NEW_SUFFIX, ShippedTree, best_shipped_tree, find_tree, read_entry, shipped_trees, trees_dir
 from ..walker import MissingTreeError, Tree
 
 # Games with at most this many codes get a tree built on the spot. A least-height build
@@ -26,6 +26,8 @@ from ..walker import MissingTreeError, Tree
 # wall time on the shared 2-core machine, 2 of 38 symbols (1,406 codes, height 20) 10-11 s;
 # above, 4 of 9 Mastermind (6,561) took 22 s and 4 of 12 Bulls and Cows (11,880) over 40 s.
 BUILD_NOW_CODES = 1_500
+# Where `bactree build` writes a tree without -o (relative: the current folder's), and walk and play look next.
+BUILD_FOLDER = Path("trees")
 
 
 def trees(
@@ -147,12 +149,13 @@ def game_tree(
 ) -> Tree:
     """The tree walk and play use: the file (or shipped name) given, or the game's shipped tree, or one built now.
 
-    A game with no shipped tree and at most `BUILD_NOW_CODES` codes (secrets
-    times guesses at most its square, for a list of allowed guesses) gets a
-    least-height tree built in this process (said through `note`, one line);
-    a larger one is refused, naming the build command (a game of lists by
-    `lists`, the options that named them) and then the command `then(FILE)`
-    that plays its tree.
+    A game with no shipped tree is played from the best of its trees in
+    `BUILD_FOLDER` (a build's default output), if any; else one of at most
+    `BUILD_NOW_CODES` codes (secrets times guesses at most its square, for
+    a list of allowed guesses) gets a least-height tree built in this
+    process (said through `note`, one line); a larger one is refused,
+    naming the build command (a game of lists by `lists`, the options that
+    named them) and then the command `then(FILE)` that plays its tree.
     """
     from ..play import open_tree
 
@@ -166,6 +169,10 @@ def game_tree(
     slug = game_slug(game)
     build = build_command(game, lists)
     missing = f"no shipped tree for {slug} ({game})"
+    built = _built_before(game)
+    if built is not None:
+        note(f"{missing}: playing {built}, which a build wrote there")
+        return open_tree(built, game)
     try:
         game.check_size(BUILD_LIMIT)
     except GameTooLargeError as err:
@@ -179,6 +186,14 @@ def game_tree(
     note(f"{missing}: building one of least height now, in seconds ({build} keeps one)")
     result = build_tree(game, "worst-case", HEIGHT_ONLY)
     return Tree(game, result.document, f"{slug}-worst-case (built now)")
+
+
+def _built_before(game: Game) -> Path | None:
+    """The best tree of `game` in `BUILD_FOLDER` (where a build without -o wrote it), if that is not the shipped one."""
+    if not BUILD_FOLDER.is_dir() or BUILD_FOLDER.resolve() == trees_dir().resolve():
+        return None
+    found = best_shipped_tree(game, BUILD_FOLDER)
+    return None if found is None else found.path
 
 
 def build_command(game: Game, lists: list[str]) -> str:
