@@ -263,3 +263,17 @@ def test_a_tree_not_proven_optimal_gives_bounds_never_values(tmp_path):
                                  Engine(game, EXPECTED, tree=values))
         searched = analyse(game, history, top=3, seconds=PLENTY, use_shipped=False)
         assert exact.complete and [(v.guess, v.value) for v in exact.best] == [(v.guess, v.value) for v in searched.best]
+
+
+def test_a_time_limit_reached_says_exact_only_where_a_value_is() -> None:
+    from bactree.coach.analyse import Analysis, GuessValue
+    from bactree.coach.text import source_text
+
+    game = preset("bulls-cows")
+    bound, exact = GuessValue("0123", False, 100, None, 50), GuessValue("0124", False, 101, 101, 50)
+    for best, said in [((bound,), "Values: proven bounds, from the search"),
+                       ((bound, exact), "Values: exact where a single figure is shown, from the search; the others are proven bounds")]:
+        found = Analysis(game, (), EXPECTED, False, (), best, None, bound, "search", False, 1.25)
+        assert source_text(found) == f"{said} (time limit reached after 1.2s: --seconds allows more)."
+    done = Analysis(game, (), EXPECTED, False, (), (exact,), None, exact, "search", True, 0.5)
+    assert source_text(done) == "Values: exact, from the search (0.5s)."

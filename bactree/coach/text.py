@@ -53,8 +53,10 @@ def source_text(analysis: Analysis) -> str:
     where = f"the shipped {kind} {Path(name).name}{' and the search' if searched else ''}" if name else "the search"
     if analysis.complete:
         return f"Values: exact, from {where} ({analysis.seconds:.1f}s)."
-    return (f"Values: exact where a single figure is shown, from {where}; the others are proven bounds "
-            f"(time limit reached after {analysis.seconds:.1f}s: --seconds allows more).")
+    shown = [*analysis.best, *([] if analysis.guess is None else [analysis.guess])]
+    which = ("exact where a single figure is shown, from {where}; the others are proven bounds" if any(v.exact for v in shown)
+             else "proven bounds, from {where}").format(where=where)
+    return f"Values: {which} (time limit reached after {analysis.seconds:.1f}s: --seconds allows more)."
 
 
 def first_guess_kinds(game: Game) -> int:
