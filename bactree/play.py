@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Callable
 
-from .game import QUIT, UNDO, AnyAnswer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, preset
+from .game import QUIT, UNDO, AnyAnswer, Game, InvalidAnswerError, InvalidCodeError, InvalidGameError, counted, preset
 from .pegs import Painter
 from .walker import (
     InconsistentAnswerError,
@@ -116,7 +116,7 @@ def secret_kind(game: Game) -> str:
 
 def guesses(count: int) -> str:
     """`1 guess`, `5 guesses`."""
-    return f"{count} guess{'' if count == 1 else 'es'}"
+    return counted(count, "guess", "guesses")
 
 
 def walk_secret(tree: Tree, secret: str, write: Writer, show: Painter = str) -> int:

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from .exits import cli_errors
-from ..game import BactreeError
+from ..game import BactreeError, counted
 
 
 def crack(
@@ -75,4 +75,4 @@ def crack(
 
 def questions(count: int) -> str:
     """`1 question`, `5 questions`."""
-    return f"{count} question{'' if count == 1 else 's'}"
+    return counted(count, "question")

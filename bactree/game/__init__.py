@@ -242,7 +242,7 @@ class Game:
         that no secret is, is refused); `invalid secret ...` names what is wrong in a game of lists."""
         if self.secrets is None:
             return self.parse_code(text)
-        return self._parse_word(text, "secret", set(self.secrets))
+        return self._parse_word(text, "secret", self.secrets)
 
     def _parse_word(self, text: str, kind: str, words: Collection[str]) -> str:
         """`text` as the lists hold it (NFC, lower case) if it is one of `words`, else `invalid KIND ...` (guess, secret)."""
