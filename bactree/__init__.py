@@ -42,7 +42,7 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    """`bactree.analyse` (see `bactree.coach.analyse`), imported on first use: it brings in the search."""
+    """`bactree.analyse` (see `bactree.coach.analysis`), imported on first use: it brings in the search."""
     if name == "analyse":
         from .coach import analyse
 

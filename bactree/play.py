@@ -280,7 +280,7 @@ class Coach:
     """`play --coach`: each guess valued as `bactree review` values it, said as the game goes."""
 
     def __init__(self, game: Game) -> None:
-        from .coach.analyse import engine  # the exact search loads only when coaching
+        from .coach.analysis import engine  # the exact search loads only when coaching
         from .coach.review import start
 
         self.game = game

@@ -1,4 +1,4 @@
-"""Time `bactree.coach.analyse` and `review` against the issue's targets; prints wall and CPU seconds per case.
+"""Time `bactree.coach.analysis` and `review` against the issue's targets; prints wall and CPU seconds per case.
 
     python scripts/bench_analyse.py [--samples N] [--seed S]
     python scripts/bench_analyse.py --worst-case [--samples N] [--seed S] [--seconds T]
@@ -41,7 +41,7 @@ from pathlib import Path
 
 from bactree.coach import analyse
 from bactree.coach import read_history
-from bactree.coach.analyse import analyse_position, engine
+from bactree.coach.analysis import analyse_position, engine
 from bactree.coach.engine import WORST_CASE, Engine
 from bactree.coach.review import review
 from bactree.coach.tree_values import TreeValues

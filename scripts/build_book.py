@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 
-from bactree.coach.analyse import EXPECTED
+from bactree.coach.analysis import EXPECTED
 from bactree.coach.book import BOOK_GUESSES, BOOK_TOP, Book, key_pairs, make_book, write_book
 from bactree.coach.engine import Engine
 from bactree.coach.tree_values import TreeValues

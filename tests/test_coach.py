@@ -1,4 +1,4 @@
-"""`bactree.coach.analyse` against brute force on tiny games, and the shipped trees' values against the search."""
+"""`bactree.coach.analysis` against brute force on tiny games, and the shipped trees' values against the search."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from naive_search import guess_height, guess_total, least_height, least_total
 
 from bactree.coach import InvalidHistoryError, analyse, read_history
-from bactree.coach.analyse import analyse_position
+from bactree.coach.analysis import analyse_position
 from bactree.coach.engine import EXPECTED, Engine
 from bactree.coach.tree_values import TreeValues
 from bactree.coach.review import review
@@ -227,7 +227,7 @@ def test_nothing_runs_past_the_deadline_not_even_the_greedy_upper_bound(game, hi
 
 def test_one_engine_per_game_objective_and_mode_however_it_is_asked_for():
     """`play --coach` asks for `engine(game)`, analyse and review with every argument: the memos are shared."""
-    from bactree.coach.analyse import engine
+    from bactree.coach.analysis import engine
 
     game = Game(3, "01234", False)
     assert engine(game) is engine(game, EXPECTED, False, True) is engine(game, objective=EXPECTED, use_shipped=True)
@@ -266,7 +266,7 @@ def test_a_tree_not_proven_optimal_gives_bounds_never_values(tmp_path):
 
 
 def test_a_time_limit_reached_says_exact_only_where_a_value_is() -> None:
-    from bactree.coach.analyse import Analysis, GuessValue
+    from bactree.coach.analysis import Analysis, GuessValue
     from bactree.coach.text import source_text
 
     game = preset("bulls-cows")

@@ -18,7 +18,7 @@ from naive_search import guess_total, least_total, parts
 
 from bactree.coach import analyse
 from bactree.coach.alike import GuessClasses
-from bactree.coach.analyse import EXPECTED, analyse_position
+from bactree.coach.analysis import EXPECTED, analyse_position
 from bactree.coach.book import (
     BOOK_TOP, Book, book_positions, canonical_pairs, key_pairs, make_book, position_key, write_book,
 )

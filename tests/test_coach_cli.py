@@ -9,7 +9,7 @@ from naive_search import guess_total, least_total
 from typer.testing import CliRunner
 
 from bactree.cli.main import app
-from bactree.coach.analyse import Analysis, GuessValue
+from bactree.coach.analysis import Analysis, GuessValue
 from bactree.coach.engine import EXPECTED
 from bactree.coach.review import read_game, review
 from bactree.coach.text import analysis_lines

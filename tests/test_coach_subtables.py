@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bactree.coach import read_history
-from bactree.coach.analyse import analyse_position
+from bactree.coach.analysis import analyse_position
 from bactree.coach.engine import EXPECTED, WORST_CASE, Engine
 from bactree.game import Game, preset, word_game
 from bactree.search import Solver

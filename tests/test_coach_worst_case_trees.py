@@ -15,7 +15,7 @@ from naive_search import fits_within, guess_height
 
 from bactree.pipeline.build import build
 from bactree.coach import analyse, read_history
-from bactree.coach.analyse import analyse_position
+from bactree.coach.analysis import analyse_position
 from bactree.coach.engine import WORST_CASE, Engine
 from bactree.coach.tree_values import TreeValues
 from bactree.game import Game, preset

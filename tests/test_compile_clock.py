@@ -9,7 +9,7 @@ import pytest
 from numba import njit
 
 from bactree import compile_clock
-from bactree.coach.analyse import analyse_position
+from bactree.coach.analysis import analyse_position
 from bactree.coach.engine import Engine
 from bactree.coach.position import read_history
 from bactree.compile_clock import NOTICE, Deadline, announce, compile_seconds

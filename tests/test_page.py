@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,23 @@ def embedded(page: str) -> dict:
     match = re.search(r'<script type="application/json" id="bactree-data">(.*?)</script>', page, re.S)
     assert match
     return json.loads(match.group(1))
+
+
+def test_a_page_with_its_book_loads_no_search() -> None:
+    """The page of a shipped tree with a book (4 of 10) reads the book as JSON: the coach's search (numpy, numba) stays
+    unloaded, as for the walker."""
+    code = (
+        "import sys\n"
+        "from bactree.game import Game\n"
+        "from bactree.page import page_book, tree_page\n"
+        "from bactree.shipped import trees_dir\n"
+        "page, _ = tree_page(trees_dir() / 'bulls-cows-4x10-expected.json')\n"
+        "book = page_book(Game(4, '0123456789', False), '0123456789')\n"
+        "heavy = [m for m in sys.modules if m.split('.')[0] in ('numpy', 'numba') or m.startswith('bactree.search')]\n"
+        "print(len(book['positions']) > 100, heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True []"
 
 
 def test_the_page_embeds_the_tree_and_needs_no_network(bc3_file: Path) -> None:

@@ -270,7 +270,7 @@ def test_the_verdicts_scoring_is_the_games(browser, tmp_path: Path, game: Game) 
 @pytest.mark.parametrize("game", [make_game(), make_game("mastermind")], ids=["4x10", "mastermind"])
 def test_verdicts_agree_with_the_library(browser, tmp_path: Path, game: Game) -> None:
     """At positions after two guesses the library's exact values (bactree.analyse) lie within the page's verdicts."""
-    from bactree.coach.analyse import analyse  # the exact search: numba
+    from bactree.coach.analysis import analyse  # the exact search: numba
 
     open_page(browser, shipped_tree_path(game), tmp_path)
     cases = [(h, g) for h, g in sampled_positions(game, 40, seed=5, least_guesses=2) if len(h) == 2][:8]

@@ -1,6 +1,6 @@
 """The exact engine as a coach: analyse any position, review a played game move by move.
 
-    analyse      `analyse`: the best next guesses and a named guess, valued exactly (or proven bounds)
+    analysis     `analyse`: the best next guesses and a named guess, valued exactly (or proven bounds)
     review       `review`: a played game move by move (skill and luck); `read_game` reads transcripts
     text         the findings as the terminal shows them (analyse, review, play --coach)
     engine       `Engine`: values from an optimal shipped tree or the exact search, within a time limit
@@ -14,9 +14,25 @@ calls the search; nothing in the search imports it.
 
 from __future__ import annotations
 
-from .analyse import Analysis, GuessValue, analyse
-from .engine import EXPECTED, OBJECTIVES, WORST_CASE
-from .position import InvalidHistoryError, Position, read_history
+from importlib import import_module
+from typing import Any
 
-__all__ = ["EXPECTED", "OBJECTIVES", "WORST_CASE", "Analysis", "GuessValue", "InvalidHistoryError", "Position",
-           "analyse", "read_history"]
+# Where each name of the package lives. Imported on first use (PEP 562), so that reading a book (`bactree.coach.book`,
+# pure Python: the page does) does not load the search, which `analysis` and `engine` import (numpy, numba).
+_HOMES = {
+    "Analysis": "analysis", "GuessValue": "analysis", "analyse": "analysis",
+    "EXPECTED": "engine", "OBJECTIVES": "engine", "WORST_CASE": "engine",
+    "InvalidHistoryError": "position", "Position": "position", "read_history": "position",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    """The package's name `name`, imported from its module the first time it is asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..game import BUILD_LIMIT, PEGS_ANSWER, AnyAnswer, BactreeError, Game, InvalidGameError, preset
-from .analyse import Analysis, GuessValue, analyse_position, check_seconds, engine
+from .analysis import Analysis, GuessValue, analyse_position, check_seconds, engine
 from .engine import EXPECTED, OBJECTIVES, Engine
 from .position import InvalidHistoryError, Position, entry_text, read_history
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..game import Game
-from .analyse import Analysis, GuessValue
+from .analysis import Analysis, GuessValue
 from .engine import EXPECTED
 from .position import history_text
 from .review import MoveReview, Review

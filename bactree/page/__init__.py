@@ -69,7 +69,7 @@ def tree_page(path: str | os.PathLike[str], game: Game | None = None, rename: bo
 def page_book(game: Game, symbols: str) -> dict[str, Any] | None:
     """The shipped book of `game`'s least totals in normal play (what Find mine's verdicts are, whatever the tree), its
     codes relabelled to `symbols` (symbol for symbol, so canonical histories stay canonical), or None if none."""
-    from ..coach.book import Book  # here, not at the top: the coach package loads the search (numpy, numba)
+    from ..coach.book import Book  # here: only a page with a book needs it (pure Python and orjson, no search)
 
     book = Book.shipped(game, "expected", False)
     if book is None:
