@@ -3,7 +3,7 @@
 Usage:
   python scripts/probe_list_bounds.py [--words en-4] [--rule bulls-cows] parts --first WORD [--most 100]
   python scripts/probe_list_bounds.py ... firsts [--count 40] [--target 7522]
-  python scripts/probe_list_bounds.py ... refute --bound 7523 [--ranks 1,10] [--seconds 150]
+  python scripts/probe_list_bounds.py ... refute --bound 7523 [--ranks 1,10] [--seconds 150] [--largest-first]
 
 `parts` prints, for each part of WORD's answers of 3 to `--most` secrets
 (smallest first), its bounds within the guesses left beside its least
@@ -22,7 +22,9 @@ the bound two guesses deep below its large parts as far as `--target`
 `refute` runs the exact search of the first guesses of the ranks given
 (in `firsts`' order) under `--bound`, each stopped after `--seconds` of
 wall time (compiling left out): its value if below, "at least" if
-refuted, "unfinished" if stopped, with its CPU seconds and sets searched.
+refuted, "unfinished" if stopped, with its CPU seconds and sets searched;
+with `--largest-first`, a guess's parts searched as before the spread
+(`CostSearch.spread_slack` off).
 
 Timings are CPU seconds of this process (the first lines include numba's
 compile when its cache is cold).
@@ -105,6 +107,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--words", default="en-4")
     parser.add_argument("--rule", default="bulls-cows")
+    parser.add_argument("--largest-first", action="store_true",
+                        help="search a guess's parts largest first, each below all the slack (no spread)")
     commands = parser.add_subparsers(dest="command", required=True)
     by_part = commands.add_parser("parts")
     by_part.add_argument("--first", required=True)
@@ -118,6 +122,7 @@ def main(argv: list[str] | None = None) -> None:
     by_refute.add_argument("--seconds", type=float, default=150.0)
     args = parser.parse_args(argv)
     search = _search(args.words, args.rule)
+    search.spread_slack = not args.largest_first
     if args.command == "parts":
         parts(search, args.first, args.most)
     elif args.command == "firsts":

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from game_strategies import word_games
 from naive_search import least_total, min_chain_tree
 
 from bactree.pipeline.build import build
@@ -39,6 +40,7 @@ def screening(kernel_max: int = 3) -> Iterator[list[bool]]:
 
 def _screening(monkeypatch: pytest.MonkeyPatch, kernel_max: int) -> Iterator[list[bool]]:
     monkeypatch.setattr(search_cost, "DEEP_SCREEN_MIN_SET", 0)
+    monkeypatch.setattr(search_cost, "LIST_DEEP_SCREEN_MIN_SET", 0)
     monkeypatch.setattr(search_cost, "KERNEL_MAX_SET", kernel_max)
     monkeypatch.setattr(deep, "DEEPER_MIN_SET", 0)
     verdicts: list[bool] = []
@@ -66,6 +68,21 @@ def test_values_with_the_screen_are_the_brute_force_ones(game, picks, data) -> N
     bound: at least the bound, at most the least total (fail-soft, as `solve` promises)."""
     with screening(data.draw(st.sampled_from([3, 5, 8]))):
         check_values(game, picks, data)
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=word_games(max_secrets=14), data=st.data())
+def test_word_lists_values_with_the_screen_are_the_brute_force_ones(game: Game, data: st.DataObject) -> None:
+    """As above on random word lists (`LIST_DEEP_SCREEN_MIN_SET`, the screen's own size there, at 0 too)."""
+    with screening(data.draw(st.sampled_from([2, 3, 5]))) as verdicts:
+        solver = Solver(game)
+        optimum = least_total(game, frozenset(solver.names[i] for i in solver.secrets.tolist()))
+        depth = solver.num_secrets
+        assert CostSearch(solver, TOTAL_GUESSES).solve(solver.secrets, depth, kernel=False) == optimum
+        assert CostSearch(solver, TOTAL_GUESSES).solve(solver.secrets, depth, optimum + 1, kernel=False) == optimum
+        bound = data.draw(st.integers(1, optimum))
+        assert bound <= CostSearch(solver, TOTAL_GUESSES).solve(solver.secrets, depth, bound, kernel=False) <= optimum
+        assert verdicts  # the screen ran
 
 
 def check_values(game: Game, picks: list[int], data: st.DataObject) -> None:

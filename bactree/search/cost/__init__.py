@@ -3,6 +3,7 @@
     search        `CostSearch`: branch and bound over guesses, on a `Solver`'s tables and symmetry
     cost_model    `Cost` (what a tree's guesses cost) and the counting floors every tree of a set stays above
     deep          lower bounds two guesses deep (`others_bound`, `guess_bound`, `deeper_bound`)
+    parts         how a guess's parts are searched: its slack spread over them, or largest first
     greedy_trees  greedy trees: a good tree quickly, its cost an upper bound for the exact search
     refine        `refine`: a budgeted search's tree with a proven lower bound (bounds by `deep`)
     memo_store    the search's slow-won values of sets on disk, so a long exact build resumes from them
@@ -14,7 +15,7 @@
     _context            the search's constant state as one numba object, so its kernels take one argument for it
 
 Data flows down: `refine` drives `search`; `search` calls its helpers
-(`deep`, `greedy_trees`, `memo_store`), which take the search as an argument
+(`deep`, `parts`, `greedy_trees`, `memo_store`), which take the search as an argument
 typed by the `SearchState` protocol of `state` and so never import the class
 that calls them; all call the kernels, and the kernels call the least-height
 search's `_height_kernels` for small sets.

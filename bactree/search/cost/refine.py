@@ -43,12 +43,14 @@ def refine(
     bound guesses two deep before searching them
     (`CostSearch.deep_screen_min_set`) nor take the small sets' shortcuts
     (`CostSearch.small_set_shortcuts`) nor cap its memo
-    (`CostSearch.memo_caps`), as the budgeted trees shipped were built.
+    (`CostSearch.memo_caps`) nor spread a guess's slack over its parts
+    (`CostSearch.spread_slack`), as the budgeted trees shipped were built.
     """
     search.set_symmetry_min_set = 0
     search.deep_screen_min_set = INFINITE
     search.small_set_shortcuts = False
     search.memo_caps = False
+    search.spread_slack = False
     return _refined(search, subset, depth, history, budget, deeper_calls)
 
 

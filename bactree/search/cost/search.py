@@ -35,6 +35,7 @@ from . import _base_kernels, _context, _cost_kernels, _memo, _small_set_kernels,
 from ..height import _height_kernels
 from .cost_model import Cost, class_cost_floors, cost_floors, level_fills
 from .greedy_trees import GREEDY_RULES
+from .parts import largest_first, spread_over_parts
 from ..height.solver import Progress, Solver
 
 if TYPE_CHECKING:
@@ -57,6 +58,12 @@ SET_SYMMETRY_MIN_SET = 150
 # far cheaper than by searching their parts (in-process expected builds on one core, 2026-11-27: 4 of 10 21.0 -> 11.2
 # s CPU, 4 of 9 2.14 -> 1.28, Mastermind 4x7 2.30 -> 2.05). `refine` turns it off (`CostSearch.deep_screen_min_set`).
 DEEP_SCREEN_MIN_SET = 400
+# The same on a word list's sets (`Solver.symmetric` off): no relabellings cut a set's guesses to a few classes, so
+# bounding one two guesses deep tries every guess of every large part, and below about a thousand secrets that costs
+# more than it saves (`en-4`, the exact search of four first guesses below 7,523, ranks 20, 300, 700 and 1200 of
+# `scripts/probe_list_bounds.py refute`, one process, 2026-12-04: 84.7 s of CPU at 400, 67.6 at 700 to 1500 (the root
+# only), 92.4 at 200, 101.2 with no screen).
+LIST_DEEP_SCREEN_MIN_SET = 1000
 # Node counts: sets at most this large first try the kernel's search for a tree of
 # still-possible guesses (no memo); larger ones leave it to the memoised search.
 PERFECT_CHECK_MAX_SET = 100
@@ -95,12 +102,14 @@ class CostSearch:
     or more are searched over one guess per orbit of their own symmetries
     (`SET_SYMMETRY_MIN_SET`); on sets of `deep_screen_min_set` or more a
     guess is bounded two guesses deep before it is searched
-    (`DEEP_SCREEN_MIN_SET`). With `small_set_shortcuts` (the default) a set
+    (`DEEP_SCREEN_MIN_SET`; `LIST_DEEP_SCREEN_MIN_SET` on a word list). With `small_set_shortcuts` (the default) a set
     the kernel values right after a history tries only the history's
     canonical guesses, and a small set's best guess is named by a kernel;
     both change which bounds the memo holds, so budgeted builds, whose
     trees depend on the sets a budget reaches, turn them off, as they turn
-    off `memo_caps` (bounds forgotten past `MEMO_CAP_BOUNDS`). `deadline`
+    off `memo_caps` (bounds forgotten past `MEMO_CAP_BOUNDS`) and `spread_slack`
+    (a guess's parts searched in rounds, `parts.spread_over_parts`; without
+    it, `parts.largest_first`). `deadline`
     (a `Deadline`, which leaves out compiling) stops a search the same way
     once passed: for callers that answer in bounded time
     (`bactree.coach`) rather than reproducibly.
@@ -118,9 +127,10 @@ class CostSearch:
         self.greedy_rule = greedy_rule
         self.budget: int | None = None
         self.set_symmetry_min_set = SET_SYMMETRY_MIN_SET
-        self.deep_screen_min_set = DEEP_SCREEN_MIN_SET
+        self.deep_screen_min_set = DEEP_SCREEN_MIN_SET if solver.symmetric else LIST_DEEP_SCREEN_MIN_SET
         self.small_set_shortcuts = True
         self.memo_caps = True
+        self.spread_slack = True
         self.deadline: Deadline | None = None
         self.progress = progress
         self._last_report = time.perf_counter()
@@ -382,8 +392,8 @@ class CostSearch:
         rules out most guesses that cannot reach `limit` with no search below
         them. Then the large parts, first by size, are raised the way the
         kernel raised the small ones (to what the memo holds, then all but
-        the largest by one guess of lookahead), and the parts are searched,
-        largest first.
+        the largest by one guess of lookahead), and the parts are searched
+        (`parts`: the slack spread over them, or largest first).
         """
         if self.lookahead and len(subset) >= self.deep_screen_min_set and base + raised < limit < INFINITE:
             bound = deep.guess_bound(self, subset, depth, history, guess, base, limit)
@@ -399,13 +409,8 @@ class CostSearch:
             if bound > known[answer]:  # the class floor may be higher still
                 total += bound - int(known[answer])
                 known[answer] = bound
-        for answer in slots.tolist():
-            if total >= limit:
-                break
-            if starts[answer + 1] - starts[answer] > 2:  # parts of at most 2 are exact in the floor
-                part, part_known = ordered[starts[answer] : starts[answer + 1]], int(known[answer])
-                total += self.solve(part, depth - 1, limit - total + part_known, after) - part_known
-        return total
+        search_parts = spread_over_parts if self.spread_slack else largest_first
+        return search_parts(self, depth - 1, after, limit, total, ordered, starts, slots, known)
 
     def guess_value(self, subset: np.ndarray, depth: int, guess: int, bound: int, history: tuple[int, ...]) -> int:
         """The least cost of `subset` within `depth` guesses when the first is `guess`, if below `bound`.
